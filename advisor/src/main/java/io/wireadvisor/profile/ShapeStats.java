@@ -1,0 +1,226 @@
+package io.wireadvisor.profile;
+
+import io.wireadvisor.sql.ProbeKind;
+import io.wireadvisor.sql.StatementKind;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.TreeSet;
+
+/**
+ * Everything a profile knows about one statement shape (one digest of normalized SQL): what it is,
+ * and how often it reached the server by each {@link Via}.
+ */
+public final class ShapeStats {
+  /** Digest of the bucket that takes every shape beyond a collector's cap. */
+  public static final String OVERFLOW_DIGEST = "overflow";
+
+  private final String digest;
+  private final String digestText;
+  private String sample;
+  private final StatementKind kind;
+  private final List<String> tablesRead;
+  private final List<String> tablesWritten;
+  private final ProbeKind probe;
+  private int minSqlLength;
+  private int maxSqlLength;
+  private final long[] counters = new long[Via.values().length];
+  private Histogram latency;
+
+  public ShapeStats(
+      String digest,
+      String digestText,
+      StatementKind kind,
+      List<String> tablesRead,
+      List<String> tablesWritten,
+      ProbeKind probe,
+      int minSqlLength,
+      int maxSqlLength) {
+    this.digest = Objects.requireNonNull(digest, "digest");
+    this.digestText = Objects.requireNonNull(digestText, "digestText");
+    this.kind = Objects.requireNonNull(kind, "kind");
+    this.tablesRead = sortedCopy(tablesRead);
+    this.tablesWritten = sortedCopy(tablesWritten);
+    this.probe = probe;
+    this.minSqlLength = minSqlLength;
+    this.maxSqlLength = maxSqlLength;
+  }
+
+  /** The overflow bucket: shapes a collector stopped telling apart once it reached its cap. */
+  public static ShapeStats overflow(int cap) {
+    return new ShapeStats(
+        OVERFLOW_DIGEST,
+        "(statement shapes beyond the cap of " + cap + " distinct digests)",
+        StatementKind.OTHER,
+        Collections.<String>emptyList(),
+        Collections.<String>emptyList(),
+        null,
+        0,
+        0);
+  }
+
+  private static List<String> sortedCopy(List<String> tables) {
+    if (tables == null || tables.isEmpty()) {
+      return Collections.emptyList();
+    }
+    return Collections.unmodifiableList(new ArrayList<>(new TreeSet<>(tables)));
+  }
+
+  public String digest() {
+    return digest;
+  }
+
+  public String digestText() {
+    return digestText;
+  }
+
+  /** One original text of this shape, or null: only kept when sampling is enabled. */
+  public String sample() {
+    return sample;
+  }
+
+  public void setSample(String sample) {
+    this.sample = sample;
+  }
+
+  public StatementKind kind() {
+    return kind;
+  }
+
+  public List<String> tablesRead() {
+    return tablesRead;
+  }
+
+  public List<String> tablesWritten() {
+    return tablesWritten;
+  }
+
+  /** The probe kind when this shape is a session-variable probe, else null. */
+  public ProbeKind probe() {
+    return probe;
+  }
+
+  public boolean isOverflow() {
+    return OVERFLOW_DIGEST.equals(digest);
+  }
+
+  public int minSqlLength() {
+    return minSqlLength;
+  }
+
+  /** The longest original text seen, in chars: what {@code prepStmtCacheSqlLimit} is compared to. */
+  public int maxSqlLength() {
+    return maxSqlLength;
+  }
+
+  public void observeSqlLength(int length) {
+    if (minSqlLength == 0 || length < minSqlLength) {
+      minSqlLength = length;
+    }
+    maxSqlLength = Math.max(maxSqlLength, length);
+  }
+
+  public long count(Via via) {
+    return counters[via.ordinal()];
+  }
+
+  public void add(Via via, long n) {
+    counters[via.ordinal()] += n;
+  }
+
+  /** Commands that carried this shape to the server (text executes, prepares, executes, ...). */
+  public long wireCommands() {
+    long total = 0;
+    for (Via via : Via.values()) {
+      if (via != Via.BATCHES && via != Via.BATCHED_STATEMENTS && via != Via.ERRORS) {
+        total += counters[via.ordinal()];
+      }
+    }
+    return total;
+  }
+
+  /** Times the statement ran: text executes plus binary executes. */
+  public long executions() {
+    return count(Via.TEXT_EXECUTES) + count(Via.EXECUTES);
+  }
+
+  /** Latency of this shape's commands, or null when the collector could not time them. */
+  public Histogram latency() {
+    return latency;
+  }
+
+  public void setLatency(Histogram latency) {
+    this.latency = latency;
+  }
+
+  /** Adds {@code other} (of the same digest) into this shape. */
+  public void add(ShapeStats other) {
+    if (!digest.equals(other.digest)) {
+      throw new IllegalArgumentException("digest mismatch: " + digest + " vs " + other.digest);
+    }
+    for (int i = 0; i < counters.length; i++) {
+      counters[i] += other.counters[i];
+    }
+    if (other.minSqlLength != 0) {
+      minSqlLength =
+          minSqlLength == 0 ? other.minSqlLength : Math.min(minSqlLength, other.minSqlLength);
+    }
+    maxSqlLength = Math.max(maxSqlLength, other.maxSqlLength);
+    // The smaller sample wins so that merging in any order keeps the same one.
+    if (other.sample != null && (sample == null || other.sample.compareTo(sample) < 0)) {
+      sample = other.sample;
+    }
+    if (other.latency != null) {
+      if (latency == null) {
+        latency = other.latency.copy();
+      } else {
+        latency.add(other.latency);
+      }
+    }
+  }
+
+  /** A deep copy. */
+  public ShapeStats copy() {
+    ShapeStats copy =
+        new ShapeStats(
+            digest, digestText, kind, tablesRead, tablesWritten, probe, minSqlLength, maxSqlLength);
+    copy.add(this);
+    return copy;
+  }
+
+  /** The same shape with counters, lengths and latency emptied: a seed for folding into. */
+  ShapeStats emptyCopy() {
+    return new ShapeStats(digest, digestText, kind, tablesRead, tablesWritten, probe, 0, 0);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof ShapeStats)) {
+      return false;
+    }
+    ShapeStats s = (ShapeStats) o;
+    return digest.equals(s.digest)
+        && digestText.equals(s.digestText)
+        && Objects.equals(sample, s.sample)
+        && kind == s.kind
+        && tablesRead.equals(s.tablesRead)
+        && tablesWritten.equals(s.tablesWritten)
+        && probe == s.probe
+        && minSqlLength == s.minSqlLength
+        && maxSqlLength == s.maxSqlLength
+        && Arrays.equals(counters, s.counters)
+        && Objects.equals(latency, s.latency);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * digest.hashCode() + Arrays.hashCode(counters);
+  }
+
+  @Override
+  public String toString() {
+    return "ShapeStats{" + digest + " " + digestText + " " + Arrays.toString(counters) + "}";
+  }
+}

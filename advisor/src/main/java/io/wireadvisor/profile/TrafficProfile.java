@@ -1,0 +1,282 @@
+package io.wireadvisor.profile;
+
+import io.wireadvisor.sql.ProbeKind;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * What an application sent to its database over a time window: the one format both collectors
+ * (agent, proxy) write and the advisor reads. See {@code docs/profile.md} for the JSON schema.
+ *
+ * <p>A profile is a plain mutable value; {@link #merge} builds a new one and is exact, associative
+ * and commutative, so profiles from many JVMs and proxies combine in any order.
+ */
+public final class TrafficProfile {
+  /** The {@code schema} field of every profile JSON document. */
+  public static final String SCHEMA = "wire-advisor/traffic-profile";
+
+  /** The schema version this code writes and reads. */
+  public static final int SCHEMA_VERSION = 1;
+
+  /** Default cap on distinct digests a collector keeps before using the overflow bucket. */
+  public static final int DEFAULT_MAX_SHAPES = 5000;
+
+  private final List<Source> sources = new ArrayList<>();
+  private final EnumMap<CommandType, CommandStats> commands = new EnumMap<>(CommandType.class);
+  private final TreeMap<String, ShapeStats> shapes = new TreeMap<>();
+  private final EnumMap<ProbeKind, ProbeStats> probes = new EnumMap<>(ProbeKind.class);
+  private final ConnectionStats connections = new ConnectionStats();
+
+  /** Sources, sorted; one per distinct collector instance and configuration. */
+  public List<Source> sources() {
+    return Collections.unmodifiableList(sources);
+  }
+
+  /** Adds a source, widening the window of an existing one of the same origin. */
+  public void addSource(Source source) {
+    for (Source s : sources) {
+      if (s.sameOrigin(source)) {
+        s.widen(source);
+        return;
+      }
+    }
+    sources.add(source.copy());
+    Collections.sort(sources);
+  }
+
+  /** Earliest start over all sources, or 0 without sources. */
+  public long startMillis() {
+    long start = Long.MAX_VALUE;
+    for (Source s : sources) {
+      start = Math.min(start, s.startMillis());
+    }
+    return sources.isEmpty() ? 0 : start;
+  }
+
+  /** Latest end over all sources, or 0 without sources. */
+  public long endMillis() {
+    long end = 0;
+    for (Source s : sources) {
+      end = Math.max(end, s.endMillis());
+    }
+    return end;
+  }
+
+  /** Length of the window in seconds (at least a millisecond, so rates stay finite). */
+  public double windowSeconds() {
+    return Math.max(1, endMillis() - startMillis()) / 1000.0;
+  }
+
+  public Map<CommandType, CommandStats> commands() {
+    return Collections.unmodifiableMap(commands);
+  }
+
+  /** How many commands of this type went on the wire. */
+  public long count(CommandType type) {
+    CommandStats stats = commands.get(type);
+    return stats == null ? 0 : stats.count();
+  }
+
+  /** Commands of every type. */
+  public long totalCommands() {
+    long total = 0;
+    for (CommandStats stats : commands.values()) {
+      total += stats.count();
+    }
+    return total;
+  }
+
+  public void addCommand(CommandType type, CommandStats stats) {
+    CommandStats existing = commands.get(type);
+    if (existing == null) {
+      commands.put(type, stats.copy());
+    } else {
+      existing.add(stats);
+    }
+  }
+
+  /** Shapes by digest, in digest order. */
+  public Map<String, ShapeStats> shapes() {
+    return Collections.unmodifiableMap(shapes);
+  }
+
+  public ShapeStats shape(String digest) {
+    return shapes.get(digest);
+  }
+
+  /** Adds a shape, summing into an existing one of the same digest. */
+  public void addShape(ShapeStats shape) {
+    ShapeStats existing = shapes.get(shape.digest());
+    if (existing == null) {
+      shapes.put(shape.digest(), shape.copy());
+    } else {
+      existing.add(shape);
+    }
+  }
+
+  /** Sum of one counter over all shapes. */
+  public long total(Via via) {
+    long total = 0;
+    for (ShapeStats s : shapes.values()) {
+      total += s.count(via);
+    }
+    return total;
+  }
+
+  public Map<ProbeKind, ProbeStats> probes() {
+    return Collections.unmodifiableMap(probes);
+  }
+
+  /** Probes of every kind. */
+  public long totalProbes() {
+    long total = 0;
+    for (ProbeStats p : probes.values()) {
+      total += p.count();
+    }
+    return total;
+  }
+
+  public void addProbe(ProbeKind kind, ProbeStats stats) {
+    ProbeStats existing = probes.get(kind);
+    if (existing == null) {
+      probes.put(kind, stats.copy());
+    } else {
+      existing.add(stats);
+    }
+  }
+
+  public ConnectionStats connections() {
+    return connections;
+  }
+
+  /** A new profile holding everything in this one and in {@code other}. */
+  public TrafficProfile merge(TrafficProfile other) {
+    TrafficProfile merged = new TrafficProfile();
+    merged.addAll(this);
+    merged.addAll(other);
+    return merged;
+  }
+
+  /** Merges any number of profiles; an empty collection gives an empty profile. */
+  public static TrafficProfile mergeAll(Collection<TrafficProfile> profiles) {
+    TrafficProfile merged = new TrafficProfile();
+    for (TrafficProfile p : profiles) {
+      merged.addAll(p);
+    }
+    return merged;
+  }
+
+  /** Adds everything in {@code other} into this profile. */
+  public void addAll(TrafficProfile other) {
+    for (Source s : other.sources) {
+      addSource(s);
+    }
+    for (Map.Entry<CommandType, CommandStats> e : other.commands.entrySet()) {
+      addCommand(e.getKey(), e.getValue());
+    }
+    for (ShapeStats s : other.shapes.values()) {
+      addShape(s);
+    }
+    for (Map.Entry<ProbeKind, ProbeStats> e : other.probes.entrySet()) {
+      addProbe(e.getKey(), e.getValue());
+    }
+    connections.add(other.connections);
+  }
+
+  /**
+   * A copy that keeps at most {@code maxShapes} shapes (the overflow bucket included): the busiest
+   * by wire commands, ties by digest, the rest folded into the overflow bucket. Capping loses the
+   * folded shapes' identities, so it is applied after merging, never between merges.
+   */
+  public TrafficProfile capped(int maxShapes) {
+    if (maxShapes < 1) {
+      throw new IllegalArgumentException("maxShapes must be >= 1, was " + maxShapes);
+    }
+    TrafficProfile copy = new TrafficProfile();
+    copy.addAll(this);
+    if (copy.shapes.size() <= maxShapes) {
+      return copy;
+    }
+    List<ShapeStats> ranked = new ArrayList<>();
+    ShapeStats overflow = ShapeStats.overflow(maxShapes);
+    for (ShapeStats s : copy.shapes.values()) {
+      if (s.isOverflow()) {
+        overflow.add(s);
+      } else {
+        ranked.add(s);
+      }
+    }
+    Collections.sort(
+        ranked,
+        new Comparator<ShapeStats>() {
+          @Override
+          public int compare(ShapeStats a, ShapeStats b) {
+            int c = Long.compare(b.wireCommands(), a.wireCommands());
+            return c != 0 ? c : a.digest().compareTo(b.digest());
+          }
+        });
+    copy.shapes.clear();
+    for (int i = 0; i < ranked.size(); i++) {
+      ShapeStats s = ranked.get(i);
+      if (i < maxShapes - 1) {
+        copy.shapes.put(s.digest(), s);
+      } else {
+        foldInto(overflow, s);
+      }
+    }
+    copy.shapes.put(overflow.digest(), overflow);
+    return copy;
+  }
+
+  private static void foldInto(ShapeStats overflow, ShapeStats shape) {
+    for (Via via : Via.values()) {
+      overflow.add(via, shape.count(via));
+    }
+    overflow.observeSqlLength(shape.maxSqlLength());
+    if (shape.latency() != null) {
+      if (overflow.latency() == null) {
+        overflow.setLatency(shape.latency().copy());
+      } else {
+        overflow.latency().add(shape.latency());
+      }
+    }
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof TrafficProfile)) {
+      return false;
+    }
+    TrafficProfile p = (TrafficProfile) o;
+    return sources.equals(p.sources)
+        && commands.equals(p.commands)
+        && shapes.equals(p.shapes)
+        && probes.equals(p.probes)
+        && connections.equals(p.connections);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(sources, commands, shapes.keySet(), probes);
+  }
+
+  @Override
+  public String toString() {
+    return "TrafficProfile{sources="
+        + sources.size()
+        + ", commands="
+        + totalCommands()
+        + ", shapes="
+        + shapes.size()
+        + ", probes="
+        + totalProbes()
+        + "}";
+  }
+}

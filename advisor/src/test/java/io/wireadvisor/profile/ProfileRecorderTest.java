@@ -1,0 +1,144 @@
+package io.wireadvisor.profile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.wireadvisor.sql.ProbeKind;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ProfileRecorderTest {
+
+  @Test
+  void textsOfOneShapeShareOneDigestAndItsCounters() {
+    ProfileRecorder r = new ProfileRecorder(RecorderSettings.defaults());
+    r.shape("SELECT * FROM accounts WHERE id = 1").record(Via.TEXT_EXECUTES, 1000);
+    r.shape("select * from accounts where id = 22").record(Via.TEXT_EXECUTES, 3000);
+    TrafficProfile p = r.snapshot();
+    assertThat(p.shapes()).hasSize(1);
+    ShapeStats s = p.shapes().values().iterator().next();
+    assertThat(s.count(Via.TEXT_EXECUTES)).isEqualTo(2);
+    assertThat(s.latency().count()).isEqualTo(2);
+    assertThat(s.minSqlLength()).isEqualTo(35);
+    assertThat(s.maxSqlLength()).isEqualTo(36);
+  }
+
+  @Test
+  void repeatedTextReturnsTheSameHandle() {
+    ProfileRecorder r = new ProfileRecorder(RecorderSettings.defaults());
+    assertThat(r.shape("select 1 from t")).isSameAs(r.shape("select 1 from t"));
+  }
+
+  @Test
+  void shapesBeyondTheCapGoToTheOverflowBucket() {
+    ProfileRecorder r = new ProfileRecorder(RecorderSettings.defaults().withMaxShapes(10));
+    for (int i = 0; i < 100; i++) {
+      r.shape("select c" + i + " from t" + i).record(Via.TEXT_EXECUTES);
+    }
+    TrafficProfile p = r.snapshot();
+    assertThat(p.shapes()).hasSize(10);
+    assertThat(p.shape(ShapeStats.OVERFLOW_DIGEST).count(Via.TEXT_EXECUTES)).isEqualTo(91);
+    assertThat(p.total(Via.TEXT_EXECUTES)).isEqualTo(100);
+  }
+
+  @Test
+  void textMemoryIsBoundedWithoutLosingCounts() {
+    ProfileRecorder r = new ProfileRecorder(new RecorderSettings(5000, 16, false));
+    for (int i = 0; i < 1000; i++) {
+      r.shape("select * from t where id = " + i).record(Via.TEXT_EXECUTES);
+    }
+    assertThat(r.snapshot().total(Via.TEXT_EXECUTES)).isEqualTo(1000);
+  }
+
+  @Test
+  void noSqlSampleUnlessEnabled() {
+    ProfileRecorder off = new ProfileRecorder(RecorderSettings.defaults());
+    off.shape("select * from t where ssn = '123-45-6789'").record(Via.TEXT_EXECUTES);
+    assertThat(ProfileJson.toJson(off.snapshot())).doesNotContain("123-45-6789");
+
+    ProfileRecorder on = new ProfileRecorder(RecorderSettings.defaults().withSampleSql(true));
+    on.shape("select * from t where ssn = '123-45-6789'").record(Via.TEXT_EXECUTES);
+    assertThat(on.snapshot().shapes().values().iterator().next().sample()).contains("123-45-6789");
+  }
+
+  @Test
+  void connectionsReportDistinctPreparedShapes() {
+    ProfileRecorder r = new ProfileRecorder(RecorderSettings.defaults());
+    for (int c = 1; c <= 3; c++) {
+      ProfileRecorder.ConnectionHandle conn = r.openConnection();
+      for (int i = 0; i < c * 10; i++) {
+        ProfileRecorder.ShapeHandle shape = r.shape("select c from t" + i + " where id = ?");
+        conn.prepared(shape);
+        conn.prepared(shape);
+        conn.command();
+      }
+      if (c < 3) {
+        conn.close();
+      }
+    }
+    TrafficProfile p = r.snapshot();
+    Histogram distinct = p.connections().distribution(ConnectionMetric.DISTINCT_PREPARED_SHAPES);
+    assertThat(p.connections().connections()).isEqualTo(3); // two closed, one still open
+    assertThat(distinct.max()).isEqualTo(30);
+    assertThat(distinct.min()).isEqualTo(10);
+    assertThat(p.connections().distribution(ConnectionMetric.PREPARED_STATEMENTS).max()).isEqualTo(60);
+  }
+
+  @Test
+  void probesKeepTheirCauses() {
+    ProfileRecorder r = new ProfileRecorder(RecorderSettings.defaults());
+    r.probe(ProbeKind.ISOLATION_READ, "getTransactionIsolation");
+    r.probe(ProbeKind.ISOLATION_READ, "getTransactionIsolation");
+    r.probe(ProbeKind.ISOLATION_READ, ProbeStats.UNKNOWN_CAUSE);
+    ProbeStats s = r.snapshot().probes().get(ProbeKind.ISOLATION_READ);
+    assertThat(s.count()).isEqualTo(3);
+    assertThat(s.causes()).containsEntry("getTransactionIsolation", 2L).containsEntry("unknown", 1L);
+  }
+
+  @Test
+  void concurrentRecordingLosesNothing() throws Exception {
+    ProfileRecorder r = new ProfileRecorder(RecorderSettings.defaults());
+    int threads = 8;
+    int perThread = 20_000;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    for (int t = 0; t < threads; t++) {
+      final int id = t;
+      pool.execute(
+          () -> {
+            try {
+              start.await();
+            } catch (InterruptedException e) {
+              return;
+            }
+            for (int i = 0; i < perThread; i++) {
+              r.command(CommandType.STMT_EXECUTE, i);
+              r.shape("select * from t" + (i % 50) + " where id = " + id).record(Via.EXECUTES, i);
+            }
+          });
+    }
+    start.countDown();
+    pool.shutdown();
+    assertThat(pool.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+    TrafficProfile p = r.snapshot();
+    assertThat(p.count(CommandType.STMT_EXECUTE)).isEqualTo((long) threads * perThread);
+    assertThat(p.total(Via.EXECUTES)).isEqualTo((long) threads * perThread);
+    assertThat(p.shapes()).hasSize(50);
+    assertThat(p.commands().get(CommandType.STMT_EXECUTE).latency().count())
+        .isEqualTo((long) threads * perThread);
+  }
+
+  @Test
+  void snapshotSourcesEndAtTheSnapshot() {
+    ProfileRecorder r = new ProfileRecorder(RecorderSettings.defaults());
+    long start = System.currentTimeMillis() - 5000;
+    r.source(new Source(Source.AGENT, "0.1", "h:1", "MySQL Connector/J", "9.5.0", "11.4.5-MariaDB",
+        "READ-COMMITTED", "jdbc:mysql://h/db", java.util.Map.of("cachePrepStmts", "true"), start, start));
+    TrafficProfile p = r.snapshot();
+    assertThat(p.sources()).hasSize(1);
+    assertThat(p.sources().get(0).endMillis()).isGreaterThanOrEqualTo(start + 5000);
+    assertThat(p.windowSeconds()).isGreaterThanOrEqualTo(5.0);
+  }
+}
