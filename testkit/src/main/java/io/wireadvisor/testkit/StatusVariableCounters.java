@@ -23,8 +23,8 @@ import java.util.Set;
  *       statements {@code PREPARE}/{@code EXECUTE}/{@code DEALLOCATE PREPARE}; the latter are also
  *       counted in {@code Com_prepare_sql/Com_execute_sql/Com_dealloc_sql}, which are subtracted.
  *   <li>{@code Com_stmt_reset/send_long_data/fetch} count only the protocol commands.
- *   <li>{@code Questions} counts each statement of a COM_QUERY that parses (a multi-statement
- *       query counts once per statement; a query with a syntax error not at all), and one per
+ *   <li>{@code Questions} counts each statement of a COM_QUERY (a multi-statement query once per
+ *       statement; a failing one, even a syntax error, once), and one per
  *       COM_STMT_EXECUTE, COM_STMT_SEND_LONG_DATA, COM_STMT_FETCH, COM_QUIT, COM_INIT_DB,
  *       COM_RESET_CONNECTION, COM_CHANGE_USER, COM_FIELD_LIST, COM_SET_OPTION. Not COM_PING,
  *       COM_STMT_PREPARE, COM_STMT_CLOSE, COM_STMT_RESET.
@@ -37,8 +37,8 @@ import java.util.Set;
  *             - Com_stmt_fetch - (snapshots taken so far, each one SHOW GLOBAL STATUS)
  * </pre>
  *
- * It therefore counts <em>statements</em> sent by COM_QUERY: exact for single-statement queries
- * that parse, in a window without COM_QUIT (closing a connection), COM_INIT_DB,
+ * It therefore counts <em>statements</em> sent by COM_QUERY: exact for single-statement queries,
+ * in a window without COM_QUIT (closing a connection), COM_INIT_DB,
  * COM_RESET_CONNECTION, COM_CHANGE_USER, COM_FIELD_LIST or COM_SET_OPTION, each of which adds one
  * and has no counter of its own to subtract. COM_PING, COM_RESET_CONNECTION and COM_CHANGE_USER
  * share {@code Com_admin_commands}, so none of them is reported.
