@@ -167,9 +167,21 @@ abstract class AbstractDatabaseServer implements DatabaseServer {
 
   /** e.g. {@code embedded MariaDB 11.4.5-MariaDB on 127.0.0.1:41234}. */
   String describe() {
-    String name = version == null ? "server" : kind() == ServerKind.MARIADB ? "MariaDB " + version
-        : kind() == ServerKind.TIDB ? "TiDB " + version : "MySQL " + version;
-    return source + " " + name + " on " + host + ":" + port;
+    String what =
+        version == null
+            ? "server"
+            : switch (kind()) {
+              case TIDB -> "TiDB " + version;
+              case MARIADB -> "MariaDB " + version;
+              case MYSQL -> "MySQL " + version;
+            };
+    String from =
+        switch (source) {
+          case "embedded-mariadb" -> "embedded ";
+          case "testcontainers" -> "Testcontainers ";
+          default -> "";
+        };
+    return from + what + " on " + host + ":" + port;
   }
 
   @Override

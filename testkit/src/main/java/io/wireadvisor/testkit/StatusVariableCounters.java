@@ -14,9 +14,11 @@ import java.util.Set;
  * admin connection that is opened once, so that after its own login its only traffic is the
  * snapshot queries, whose effect is subtracted.
  *
- * <p>What the server counts (MariaDB 11.4.5, from {@code sql_parse.cc} {@code dispatch_command},
- * where {@code server_command_flags} gives {@code CF_SKIP_QUESTIONS} to COM_STATISTICS, COM_PING,
- * COM_STMT_PREPARE, COM_STMT_CLOSE and COM_STMT_RESET, and checked by experiment):
+ * <p>What the server counts: MariaDB's {@code sql_parse.cc} increments {@code Questions} in
+ * {@code dispatch_command} before parsing, for every command whose {@code server_command_flags}
+ * lack {@code CF_SKIP_QUESTIONS} (set for COM_STATISTICS, COM_PING, COM_STMT_PREPARE,
+ * COM_STMT_CLOSE, COM_STMT_RESET), and a COM_QUERY again for each further statement. Checked on
+ * MariaDB 11.4.5 by {@code ServerCountersIT} and by hand:
  *
  * <ul>
  *   <li>{@code Com_stmt_prepare/execute/close} count the protocol commands <em>and</em> the SQL
@@ -26,8 +28,8 @@ import java.util.Set;
  *   <li>{@code Questions} counts each statement of a COM_QUERY (a multi-statement query once per
  *       statement; a failing one, even a syntax error, once), and one per
  *       COM_STMT_EXECUTE, COM_STMT_SEND_LONG_DATA, COM_STMT_FETCH, COM_QUIT, COM_INIT_DB,
- *       COM_RESET_CONNECTION, COM_CHANGE_USER, COM_FIELD_LIST, COM_SET_OPTION. Not COM_PING,
- *       COM_STMT_PREPARE, COM_STMT_CLOSE, COM_STMT_RESET.
+ *       COM_RESET_CONNECTION, COM_CHANGE_USER, COM_FIELD_LIST, COM_SET_OPTION (the last three
+ *       from the source only). Not COM_PING, COM_STMT_PREPARE, COM_STMT_CLOSE, COM_STMT_RESET.
  * </ul>
  *
  * <p>There is no COM_QUERY counter, so it is derived:

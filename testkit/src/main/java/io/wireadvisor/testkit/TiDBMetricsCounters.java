@@ -39,6 +39,18 @@ final class TiDBMetricsCounters implements ServerCounters {
     TYPES.put("ChangeUser", Commands.COM_CHANGE_USER);
   }
 
+  private static final Set<String> EXACT =
+      Set.of(
+          Commands.COM_QUERY,
+          Commands.COM_STMT_PREPARE,
+          Commands.COM_STMT_EXECUTE,
+          Commands.COM_STMT_CLOSE,
+          Commands.COM_STMT_RESET,
+          Commands.COM_STMT_SEND_LONG_DATA,
+          Commands.COM_STMT_FETCH,
+          Commands.COM_PING,
+          Commands.COM_INIT_DB);
+
   private static final Pattern LINE =
       Pattern.compile("^tidb_server_query_total\\{([^}]*)\\}\\s+(\\S+)\\s*$", Pattern.MULTILINE);
   private static final Pattern TYPE = Pattern.compile("(?:^|,)\\s*type=\"([^\"]*)\"");
@@ -94,11 +106,13 @@ final class TiDBMetricsCounters implements ServerCounters {
   }
 
   /**
-   * TiDB counts every command it dispatches, so all mapped types are exact; unproven here without
-   * a TiDB, but that is what {@code server/conn.go} does (one increment per dispatched command).
+   * The commands TiDB counts once per dispatched command ({@code server/conn.go}). Not proven on
+   * the machines this module was written on (no Docker); {@code ServerCountersIT} checks them
+   * whenever it runs against TiDB. COM_QUIT, COM_RESET_CONNECTION and COM_CHANGE_USER are left
+   * out: whether a quit reaches the counter and under which label the others land is unchecked.
    */
   @Override
   public Set<String> exactCommands() {
-    return Set.copyOf(TYPES.values());
+    return EXACT;
   }
 }
