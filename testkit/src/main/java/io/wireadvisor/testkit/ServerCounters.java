@@ -1,0 +1,23 @@
+package io.wireadvisor.testkit;
+
+import java.sql.SQLException;
+import java.util.Set;
+
+/**
+ * The server's own per-command counters: the ground truth a collector's counts are compared with.
+ * Reading them must not itself show up in the counts it returns.
+ *
+ * <p>The counters are server-wide, so a window is only meaningful while nothing else talks to the
+ * server; tests that compare counts must not run concurrently with other database tests.
+ */
+public interface ServerCounters {
+  /** Reads the counters now. */
+  CounterSnapshot snapshot() throws SQLException;
+
+  /**
+   * The command names (from {@link Commands}) whose deltas between two snapshots equal the number
+   * of such commands clients sent, as proven by this module's integration tests. Other commands
+   * may be absent from snapshots or approximate.
+   */
+  Set<String> exactCommands();
+}
