@@ -1,0 +1,195 @@
+package io.wireadvisor.samples.bank;
+
+import io.wireadvisor.samples.bank.Scenarios.Scenario;
+import io.wireadvisor.testkit.DatabaseServer;
+import io.wireadvisor.testkit.ServerLocator;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code java -jar bank-oltp.jar [scenarios|load|prove] [options]}; {@code scenarios} is the default. */
+@Command(
+    name = "bank-oltp",
+    mixinStandardHelpOptions = true,
+    version = "bank-oltp 0.1.0",
+    description = {
+      "A bank OLTP workload (60 tables, 200 statements, 90% reads, READ COMMITTED, HikariCP) that replays",
+      "the seven JDBC/TiDB scenarios of TiDB's OLTP tuning study and compares what it measures with",
+      "what the study published. With no server named it starts the embedded default",
+      "(TiDB in Docker if available, else an embedded MariaDB).",
+      "",
+      "With no subcommand, runs 'scenarios'."
+    },
+    subcommands = {Main.ScenariosCommand.class, Main.LoadCommand.class, Main.ProveCommand.class, CommandLine.HelpCommand.class})
+public final class Main {
+  /** Exit code when a run could not start or every scenario failed. */
+  static final int FAILED = 1;
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    String[] a = args;
+    if (a.length == 0 || (a[0].startsWith("-") && !isTopLevelOption(a[0]))) {
+      a = new String[args.length + 1];
+      a[0] = "scenarios";
+      System.arraycopy(args, 0, a, 1, args.length);
+    }
+    CommandLine cl = new CommandLine(new Main());
+    cl.setOut(new java.io.PrintWriter(out, true));
+    cl.setErr(new java.io.PrintWriter(err, true));
+    return cl.execute(a);
+  }
+
+  private static boolean isTopLevelOption(String arg) {
+    return arg.equals("-h") || arg.equals("--help") || arg.equals("-V") || arg.equals("--version");
+  }
+
+  /** Where the server is and how big the data is: shared by the subcommands. */
+  static final class ServerOptions {
+    @Option(names = "--jdbc-url", description = "Server to use, e.g. jdbc:mysql://tidb:4000/ (default: the embedded default).")
+    String jdbcUrl;
+
+    @Option(names = "--user", description = "User for --jdbc-url (default: root).")
+    String user;
+
+    @Option(names = "--password", description = "Password for --jdbc-url (default: empty).", arity = "0..1", interactive = false)
+    String password;
+
+    @Option(names = "--status-url", description = "TiDB status port for --jdbc-url, e.g. http://tidb:10080 (command counters, table-cache reads).")
+    String statusUrl;
+
+    @Option(names = "--database", defaultValue = "bank_oltp", description = "Schema to (re)create and use (default: ${DEFAULT-VALUE}). Its 60 tables are dropped and reloaded.")
+    String database;
+
+    @Option(names = "--scale", defaultValue = "1", description = "Scale factor of the written tables (default: ${DEFAULT-VALUE}: 10,000 accounts, ~190,000 rows).")
+    double scale;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Seed for data and workload (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    DatabaseServer start() {
+      if (jdbcUrl != null) {
+        // ServerLocator reads these before the environment: the command line wins.
+        System.setProperty("wireadvisor.jdbc.url", jdbcUrl);
+        if (user != null) {
+          System.setProperty("wireadvisor.jdbc.user", user);
+        }
+        if (password != null) {
+          System.setProperty("wireadvisor.jdbc.password", password);
+        }
+        if (statusUrl != null) {
+          System.setProperty("wireadvisor.tidb.status.url", statusUrl);
+        }
+      } else if (user != null || password != null || statusUrl != null) {
+        throw new CommandLine.ParameterException(
+            new CommandLine(this), "--user, --password and --status-url need --jdbc-url");
+      }
+      return ServerLocator.start();
+    }
+  }
+
+  @Command(name = "scenarios", mixinStandardHelpOptions = true,
+      description = "Load the data, run the seven scenarios, print the comparison and write Markdown, JSON and HTML reports.")
+  static final class ScenariosCommand implements Callable<Integer> {
+    @Mixin ServerOptions server;
+
+    @Option(names = "--threads", defaultValue = "4", description = "Worker threads and pool size (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--warmup", defaultValue = "5", description = "Warm-up seconds per scenario (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--duration", defaultValue = "15", description = "Measured seconds per scenario (default: ${DEFAULT-VALUE}).")
+    int duration;
+
+    @Option(names = "--only", split = ",", description = "Scenario ids to run, e.g. --only 2,5 (default: all).")
+    List<Integer> only;
+
+    @Option(names = "--skip-load", description = "Use the data already in --database (loaded with the same --scale and --seed).")
+    boolean skipLoad;
+
+    @Option(names = "--out", defaultValue = "bank-oltp-report", description = "Directory for report.md, report.json, report.html (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintStream err = System.err;
+      Scenarios all = Scenarios.load();
+      List<Scenario> chosen = new ArrayList<>();
+      if (only == null || only.isEmpty()) {
+        chosen.addAll(all.scenarios());
+      } else {
+        for (int id : only) {
+          try {
+            chosen.add(all.byId(id));
+          } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+          }
+        }
+      }
+      if (duration < 1 || warmup < 0) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--duration must be >= 1 and --warmup >= 0");
+      }
+      Workload.Settings settings =
+          new Workload.Settings(threads, Duration.ofSeconds(warmup), Duration.ofSeconds(duration), server.seed, server.scale);
+      BankSchema schema = BankSchema.load();
+      BusinessTransactions mix = new BusinessTransactions(StatementCatalog.build(schema));
+      try (DatabaseServer db = server.start()) {
+        err.println("Server: " + db.kind() + " " + db.version() + " (" + db.source() + ")");
+        if (!skipLoad) {
+          DataLoader.Loaded l = new DataLoader(db, schema).load(server.database, server.scale, server.seed, err::println);
+          err.printf("Loaded %,d rows into %s in %.1f s%n", l.rows(), l.database(), l.millis() / 1000.0);
+        }
+        ScenarioRunner runner =
+            new ScenarioRunner(db, server.database, mix, new ServerWireCounts(db), settings, err::println);
+        List<ScenarioOutcome> outcomes = runner.runAll(chosen);
+        Report report = new Report(db, settings, all.study(), outcomes);
+        System.out.println();
+        System.out.println(report.terminal());
+        List<Path> files = report.write(out);
+        for (Path p : files) {
+          System.out.println("wrote " + p.toAbsolutePath());
+        }
+        return outcomes.stream().anyMatch(ScenarioOutcome::ok) ? 0 : FAILED;
+      }
+    }
+  }
+
+  @Command(name = "load", mixinStandardHelpOptions = true, description = "Create the 60 tables and load the data, then exit.")
+  static final class LoadCommand implements Callable<Integer> {
+    @Mixin ServerOptions server;
+
+    @Override
+    public Integer call() throws Exception {
+      BankSchema schema = BankSchema.load();
+      try (DatabaseServer db = server.start()) {
+        DataLoader.Loaded l = new DataLoader(db, schema).load(server.database, server.scale, server.seed, System.err::println);
+        System.out.printf("Loaded %,d rows into %s on %s %s in %.1f s%n", l.rows(), l.database(), db.kind(), db.version(), l.millis() / 1000.0);
+        return 0;
+      }
+    }
+  }
+
+  @Command(name = "prove", mixinStandardHelpOptions = true,
+      description = "Run the workload under the wire-advisor agent and check the advisor's recommendations (needs the agent and advisor CLI).")
+  static final class ProveCommand implements Callable<Integer> {
+    @Override
+    public Integer call() {
+      System.err.println(
+          "prove needs the wire-advisor agent and the advisor's rules and CLI, which have not landed yet;"
+              + " run 'scenarios' for the measured comparison.");
+      return 2;
+    }
+  }
+}

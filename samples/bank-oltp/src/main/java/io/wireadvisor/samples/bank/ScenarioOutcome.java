@@ -1,0 +1,113 @@
+package io.wireadvisor.samples.bank;
+
+import io.wireadvisor.samples.bank.Scenarios.Scenario;
+import io.wireadvisor.testkit.Commands;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What one scenario measured, and the figures derived from it. Null figures are not available on
+ * this server (N/A), e.g. the plan-cache hit ratio anywhere but on TiDB.
+ *
+ * @param result the client's counts and latencies; null when the scenario failed
+ * @param wire command counter deltas over the measured window
+ * @param exactCommands which of those are exact
+ * @param statements SELECT/SET/plan-cache/table-cache deltas over the same window; null on failure
+ * @param notes steps skipped (N/A) on this server
+ * @param failure why the scenario failed, or null
+ */
+public record ScenarioOutcome(
+    Scenario scenario,
+    Workload.Result result,
+    Map<String, Long> wire,
+    Set<String> exactCommands,
+    String wireSource,
+    ServerStatements.Reading statements,
+    List<String> notes,
+    String failure) {
+
+  public boolean ok() {
+    return failure == null && result != null;
+  }
+
+  /** Business statements per second, as the application counts them. */
+  public double statementsPerSecond() {
+    return result.statements() / result.seconds();
+  }
+
+  public double transactionsPerSecond() {
+    return result.transactions() / result.seconds();
+  }
+
+  /** Every command the server counted in the window, per second: QPS as the server sees it. */
+  public Double serverQps() {
+    if (wire.isEmpty()) {
+      return null;
+    }
+    long sum = 0;
+    for (long v : wire.values()) {
+      sum += v;
+    }
+    return sum / result.seconds();
+  }
+
+  /** Commands of one type per business statement. */
+  public double perStatement(String command) {
+    return result.statements() == 0 ? 0 : (double) wire.getOrDefault(command, 0L) / result.statements();
+  }
+
+  /**
+   * SELECTs the application did not issue (session-variable probes such as {@code SELECT
+   * @@session.transaction_isolation}) per business statement; null where not derivable.
+   */
+  public Double probesPerStatement() {
+    if (statements == null || statements.selects() == null || result.statements() == 0) {
+      return null;
+    }
+    return Math.max(0, statements.selects() - result.selects()) / (double) result.statements();
+  }
+
+  /** SET statements (autocommit, isolation) per business statement. */
+  public Double setsPerStatement() {
+    if (statements == null || statements.sets() == null || result.statements() == 0) {
+      return null;
+    }
+    return statements.sets() / (double) result.statements();
+  }
+
+  /** Prepared-plan-cache hits over executions in this schema (TiDB); null elsewhere. */
+  public Double planCacheHitRatio() {
+    if (statements == null || statements.planExecutions() == null || statements.planExecutions() == 0) {
+      return null;
+    }
+    return statements.planCacheHits() / (double) statements.planExecutions();
+  }
+
+  /** Reads served from TiDB's table cache in the window; null elsewhere. */
+  public Long tableCacheReads() {
+    return statements == null ? null : statements.tableCacheReads();
+  }
+
+  public double avgMicros() {
+    return result.statementLatencyNanos().mean() / 1000.0;
+  }
+
+  public double p95Micros() {
+    return result.statementLatencyNanos().quantile(0.95) / 1000.0;
+  }
+
+  public double p99Micros() {
+    return result.statementLatencyNanos().quantile(0.99) / 1000.0;
+  }
+
+  /** A progress line: the figures that tell scenarios apart. */
+  String oneLine() {
+    Double qps = serverQps();
+    return String.format(
+        "  => %,.0f statements/s, %,.0f tx/s, server QPS %s, avg %.0f µs, per statement: query %.2f prepare %.2f execute %.2f close %.2f, errors %d",
+        statementsPerSecond(), transactionsPerSecond(), qps == null ? "N/A" : String.format("%,.0f", qps),
+        avgMicros(), perStatement(Commands.COM_QUERY), perStatement(Commands.COM_STMT_PREPARE),
+        perStatement(Commands.COM_STMT_EXECUTE), perStatement(Commands.COM_STMT_CLOSE), result.errors());
+  }
+}
