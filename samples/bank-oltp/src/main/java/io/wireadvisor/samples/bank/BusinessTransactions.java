@@ -14,13 +14,13 @@ import java.util.SplittableRandom;
 public final class BusinessTransactions {
   /** A business transaction type, its share of the mix and the reference data it consults. */
   public enum Type {
-    BALANCE_INQUIRY("balance inquiry", 25, "product", "product_type", "currency", "branch",
+    BALANCE_INQUIRY("balance inquiry", 27, "product", "product_type", "currency", "branch",
         "interest_rate_table", "interest_rate_tier", "interest_accrual_method", "customer_segment",
         "status_code", "language", "time_zone"),
     STATEMENT_LISTING("statement listing", 14, "transaction_type", "gl_account", "gl_category",
         "currency", "channel", "document_template", "language", "cost_center", "status_code",
         "error_code"),
-    TRANSFER("transfer", 10, "payment_scheme", "cutoff_time", "holiday_calendar", "holiday", "bank",
+    TRANSFER("transfer", 8, "payment_scheme", "cutoff_time", "holiday_calendar", "holiday", "bank",
         "country", "sanctioned_country", "limit_profile", "limit_rule", "fee_schedule", "fee_item",
         "fee_type", "tax_rule", "channel", "transaction_type", "notification_template"),
     FX_QUOTE("FX quote", 10, "currency", "exchange_rate", "rate_source", "fx_margin",
@@ -118,7 +118,7 @@ public final class BusinessTransactions {
         s.add(step("report.accountOverview"));
         s.add(step("agg.ledgerEntriesSince"));
         s.add(step("w.ledger_entry.byAccountId"));
-        refs(s, type, r, 3);
+        refs(s, type, r, 6);
       }
       case STATEMENT_LISTING -> {
         s.add(step("w.account.byId"));
@@ -132,7 +132,7 @@ public final class BusinessTransactions {
           "w.loan_repayment.byId", "w.audit_log.byId"
         };
         s.add(step(detail[r.nextInt(detail.length)]));
-        refs(s, type, r, 2);
+        refs(s, type, r, 5);
       }
       case TRANSFER -> {
         s.add(step("w.account.byId"));
@@ -140,21 +140,25 @@ public final class BusinessTransactions {
         s.add(step("w.beneficiary.byCustomerId"));
         s.add(step("w.beneficiary.byId"));
         s.add(step("agg.transfersOutSince"));
-        refs(s, type, r, 5);
+        s.add(step("w.transfer.byFromAccountId"));
+        refs(s, type, r, 10);
         s.add(step("ins.transfer"));
         s.add(step("upd.accountDebit"));
         s.add(step("upd.accountCredit"));
         s.add(step("ins.ledger_entry"));
         s.add(step("ins.ledger_entry", "account", "account#2"));
         s.add(step("upd.transferStatus"));
-        s.add(step("upd.beneficiaryLastUsed"));
+        if (r.nextBoolean()) {
+          // Paid to a saved beneficiary rather than a one-off payee.
+          s.add(step("upd.beneficiaryLastUsed"));
+        }
         s.add(step("ins.audit_log"));
       }
       case FX_QUOTE -> {
         s.add(step("report.fxQuote"));
         s.add(step("w.account.byId"));
         s.add(step("w.fx_trade.byAccountId"));
-        refs(s, type, r, 3);
+        refs(s, type, r, 6);
         if (r.nextInt(10) < 3) {
           s.add(step("ins.fx_trade"));
           s.add(step("upd.accountDebit"));
@@ -164,16 +168,21 @@ public final class BusinessTransactions {
       case CARD_AUTHORISATION -> {
         s.add(step("report.cardAuthorisationContext"));
         s.add(step("agg.cardSpendSince"));
-        refs(s, type, r, 4);
+        // Velocity check on the card's latest authorisations.
+        s.add(step("w.card_transaction.byCardId"));
+        refs(s, type, r, 7);
         s.add(step("ins.card_transaction"));
-        s.add(step("upd.cardLastUsed"));
+        if (r.nextBoolean()) {
+          // Only card-present authorisations refresh the card's last use.
+          s.add(step("upd.cardLastUsed"));
+        }
       }
       case LOAN_REPAYMENT -> {
         s.add(step("report.loanOverview"));
         s.add(step("w.loan_repayment.byLoanId"));
         s.add(step("agg.repaymentsSince"));
         s.add(step("w.loan.byAccountId"));
-        refs(s, type, r, 3);
+        refs(s, type, r, 6);
         if (r.nextInt(10) == 0) {
           // Origination: the customer takes out a new loan on the same account.
           s.add(step("w.loan.byId"));
@@ -196,7 +205,7 @@ public final class BusinessTransactions {
         s.add(step("w.audit_log.byCustomerId"));
         String[] open = {"w.card.byId", "w.loan.byId", "w.standing_order.byId", "w.beneficiary.byId"};
         s.add(step(open[r.nextInt(open.length)]));
-        refs(s, type, r, 2);
+        refs(s, type, r, 5);
         int x = r.nextInt(100);
         if (x < 20) {
           s.add(step("upd.customerLogin"));
@@ -215,7 +224,7 @@ public final class BusinessTransactions {
           s.add(step("ins.audit_log"));
         }
       }
-      case PRODUCT_CATALOGUE -> refs(s, type, r, 5);
+      case PRODUCT_CATALOGUE -> refs(s, type, r, 6);
       default -> throw new AssertionError(type);
     }
     return new Plan(type, s);

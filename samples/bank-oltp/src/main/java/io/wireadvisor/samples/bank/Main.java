@@ -55,6 +55,9 @@ public final class Main {
 
   /** Where the server is and how big the data is: shared by the subcommands. */
   static final class ServerOptions {
+    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec mixee;
+
     @Option(names = "--jdbc-url", description = "Server to use, e.g. jdbc:mysql://tidb:4000/ (default: the embedded default).")
     String jdbcUrl;
 
@@ -91,7 +94,7 @@ public final class Main {
         }
       } else if (user != null || password != null || statusUrl != null) {
         throw new CommandLine.ParameterException(
-            new CommandLine(this), "--user, --password and --status-url need --jdbc-url");
+            mixee.commandLine(), "--user, --password and --status-url need --jdbc-url");
       }
       return ServerLocator.start();
     }

@@ -113,7 +113,20 @@ final class ServerStateGuard implements AutoCloseable {
     return name;
   }
 
-  private static String literal(String v) {
-    return v == null ? "DEFAULT" : "'" + v.replace("\\", "\\\\").replace("'", "''") + "'";
+  /**
+   * Numbers and ON/OFF go unquoted: MySQL and MariaDB reject a quoted value for a numeric variable
+   * (TiDB takes either).
+   */
+  static String literal(String v) {
+    if (v == null) {
+      return "DEFAULT";
+    }
+    if (NUMBER_OR_KEYWORD.matcher(v).matches()) {
+      return v;
+    }
+    return "'" + v.replace("\\", "\\\\").replace("'", "''") + "'";
   }
+
+  private static final Pattern NUMBER_OR_KEYWORD =
+      Pattern.compile("-?\\d+(\\.\\d+)?|(?i:ON|OFF|TRUE|FALSE)");
 }
