@@ -120,7 +120,7 @@ public final class Main {
     @Option(names = "--skip-load", description = "Use the data already in --database (loaded with the same --scale and --seed).")
     boolean skipLoad;
 
-    @Option(names = "--out", defaultValue = "bank-oltp-report", description = "Directory for report.md, report.json, report.html (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--out", defaultValue = "target/bank-oltp-report", description = "Directory for report.md, report.json, report.html (default: ${DEFAULT-VALUE}).")
     Path out;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;

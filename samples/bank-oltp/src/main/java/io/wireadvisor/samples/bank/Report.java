@@ -143,15 +143,19 @@ public final class Report {
   }
 
   private List<String> notes() {
-    List<String> n = new ArrayList<>();
+    // The same note for several scenarios is printed once, naming them: "S1, S2, S3: ...".
+    Map<String, List<String>> byText = new LinkedHashMap<>();
     for (ScenarioOutcome o : outcomes) {
       for (String s : o.notes()) {
-        n.add("S" + o.scenario().id() + ": " + s);
+        byText.computeIfAbsent(s, k -> new ArrayList<>()).add("S" + o.scenario().id());
       }
       if (o.ok() && !o.result().errorSamples().isEmpty()) {
-        n.add("S" + o.scenario().id() + " errors, e.g.: " + o.result().errorSamples().get(0));
+        byText.computeIfAbsent("errors, e.g.: " + o.result().errorSamples().get(0), k -> new ArrayList<>())
+            .add("S" + o.scenario().id());
       }
     }
+    List<String> n = new ArrayList<>();
+    byText.forEach((text, ids) -> n.add(String.join(", ", ids) + ": " + text));
     String source = outcomes.isEmpty() ? "" : outcomes.get(0).wireSource();
     n.add("Wire commands per business statement from " + source + "; ~ marks approximate counts, N/A what the server does not count.");
     n.add("probes/stmt: SELECTs the server executed that the application did not send (SELECT @@session...), per business statement.");
