@@ -95,26 +95,26 @@ public final class ScenarioRunner {
       String props = s.jdbcProperties();
       try (HikariDataSource ds = workload.pool(database, props, settings.threads(), "bank-s" + s.id())) {
         workload.prime(ds, settings.threads(), settings.seed(), settings.scale());
-        Map<String, Long>[] wireAt = newMaps();
+        List<Map<String, Long>> wireAt = new ArrayList<>(List.of(Map.of(), Map.of()));
         ServerStatements.Reading[] stmtAt = new ServerStatements.Reading[2];
         Workload.Window window =
             new Workload.Window() {
               @Override
               public void open() throws SQLException {
                 stmtAt[0] = statements.read(false);
-                wireAt[0] = wire.snapshot();
+                wireAt.set(0, wire.snapshot());
               }
 
               @Override
               public void close() throws SQLException {
-                wireAt[1] = wire.snapshot();
+                wireAt.set(1, wire.snapshot());
                 stmtAt[1] = statements.read(true);
               }
             };
         Workload.Result r = workload.run(ds, settings, window, "S" + s.id(), log);
         Map<String, Long> delta = new LinkedHashMap<>();
-        for (Map.Entry<String, Long> e : wireAt[1].entrySet()) {
-          delta.put(e.getKey(), e.getValue() - wireAt[0].getOrDefault(e.getKey(), 0L));
+        for (Map.Entry<String, Long> e : wireAt.get(1).entrySet()) {
+          delta.put(e.getKey(), e.getValue() - wireAt.get(0).getOrDefault(e.getKey(), 0L));
         }
         ScenarioOutcome o =
             new ScenarioOutcome(s, r, delta, wire.exactCommands(), wire.source(), stmtAt[1].minus(stmtAt[0]), notes, null);
@@ -128,10 +128,5 @@ public final class ScenarioRunner {
       guard.restore();
       current = null;
     }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Long>[] newMaps() {
-    return new Map[2];
   }
 }
