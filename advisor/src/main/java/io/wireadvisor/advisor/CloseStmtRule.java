@@ -52,6 +52,10 @@ public final class CloseStmtRule implements Rule {
               + " setPoolable(false), frameworks closing statements) would lose their cached"
               + " plans.");
     }
+    String summary = SummaryMatch.of(profile, server).evidence();
+    if (summary != null) {
+      r.evidence(summary);
+    }
     r.evidence(
         "Server: " + server.describe() + "; " + VARIABLE + " = "
             + (server.global(VARIABLE) == null ? "OFF (default)" : server.global(VARIABLE)) + ".");

@@ -63,6 +63,10 @@ public final class PlanCacheRule implements Rule {
               + size
               + ": plans are evicted before they are reused.");
     }
+    String summary = SummaryMatch.of(profile, server).evidence();
+    if (summary != null) {
+      r.evidence(summary);
+    }
     r.evidence("Server: " + server.describe() + ".");
     Change.Builder change = Change.builder();
     if (disabled) {

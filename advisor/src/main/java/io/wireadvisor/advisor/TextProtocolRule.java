@@ -4,7 +4,6 @@ import io.wireadvisor.profile.ShapeStats;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.profile.Via;
 import io.wireadvisor.server.ServerView;
-import io.wireadvisor.server.StatementSummary;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -72,21 +71,9 @@ public final class TextProtocolRule implements Rule {
       r.evidence(
           "TiDB's plan cache serves only prepared statements: each of these statements was parsed"
               + " and optimized from scratch.");
-      long exec = 0;
-      long hits = 0;
-      for (StatementSummary st : server.statements()) {
-        exec += st.execCount();
-        hits += st.planCacheHits();
-      }
-      if (exec > 0) {
-        r.evidence(
-            "STATEMENTS_SUMMARY: "
-                + Fmt.count(hits)
-                + " plan-cache hits in "
-                + Fmt.count(exec)
-                + " executions ("
-                + Fmt.percent(Workload.ratio(hits, exec))
-                + ").");
+      String summary = SummaryMatch.of(profile, server).evidence();
+      if (summary != null) {
+        r.evidence(summary);
       }
     }
     Change.Builder change =

@@ -75,6 +75,9 @@ public final class ServerInspector {
                   + " ('mysql','information_schema','performance_schema','sys','metrics_schema')")) {
         while (rs.next()) {
           String type = upper(rs.getString(3));
+          if (type.equals("SEQUENCE")) {
+            continue; // TiDB lists sequences here; they are not tables to judge.
+          }
           String options = rs.getString(6) == null ? "" : rs.getString(6).toLowerCase(Locale.ROOT);
           b.table(
               new TableInfo(
