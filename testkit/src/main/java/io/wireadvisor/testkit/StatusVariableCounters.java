@@ -88,8 +88,32 @@ final class StatusVariableCounters implements ServerCounters, AutoCloseable {
     return raw;
   }
 
+  /**
+   * Commands without a reply (COM_STMT_CLOSE, COM_QUIT, COM_STMT_SEND_LONG_DATA) may still be in
+   * flight when the caller asks: the server counts them when it gets to them, possibly after this
+   * connection's SHOW. So read until two reads agree (each read's own SHOW is accounted for).
+   */
   @Override
   public synchronized CounterSnapshot snapshot() throws SQLException {
+    Map<String, Long> previous = read();
+    long deadline = System.nanoTime() + 3_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      Map<String, Long> current = read();
+      if (current.equals(previous)) {
+        return new CounterSnapshot(current);
+      }
+      previous = current;
+    }
+    return new CounterSnapshot(previous);
+  }
+
+  private Map<String, Long> read() throws SQLException {
     Map<String, Long> raw = rawStatus();
     long prepare = v(raw, "Com_stmt_prepare") - v(raw, "Com_prepare_sql");
     long execute = v(raw, "Com_stmt_execute") - v(raw, "Com_execute_sql");
@@ -107,7 +131,7 @@ final class StatusVariableCounters implements ServerCounters, AutoCloseable {
     m.put(Commands.COM_STMT_RESET, reset);
     m.put(Commands.COM_STMT_SEND_LONG_DATA, longData);
     m.put(Commands.COM_STMT_FETCH, fetch);
-    return new CounterSnapshot(m);
+    return m;
   }
 
   private static long v(Map<String, Long> raw, String name) {

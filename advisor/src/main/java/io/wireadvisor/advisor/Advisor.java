@@ -1,0 +1,60 @@
+package io.wireadvisor.advisor;
+
+import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.server.ServerView;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Runs every rule, in a fixed order, over a traffic profile and (optionally) a server view. The
+ * library entry point the CLI, the agent (at exit) and the proxy ({@code /report}) share:
+ *
+ * <pre>{@code
+ * Analysis a = Advisor.analyze(profile, serverViewOrNull);
+ * String text = Reports.text(a);
+ * }</pre>
+ *
+ * <p>The advisor only reads; it never changes the server.
+ */
+public final class Advisor {
+  /** The rules in the order they run and are reported (the study's path first). */
+  public static final List<Rule> RULES =
+      Collections.unmodifiableList(
+          Arrays.<Rule>asList(
+              new TextProtocolRule(),
+              new SessionProbeRule(),
+              new StatementCacheRule(),
+              new CloseStmtRule(),
+              new PlanCacheRule(),
+              new RcReadCheckRule(),
+              new TableCacheRule(),
+              new BatchRewriteRule(),
+              new PoolValidationRule()));
+
+  private Advisor() {}
+
+  /**
+   * Analyzes one (merged) profile.
+   *
+   * @param server the server view, or null: then no server-side (TiDB) rule fires
+   */
+  public static Analysis analyze(TrafficProfile profile, ServerView server) {
+    List<Recommendation> recommendations = new ArrayList<>();
+    for (Rule rule : RULES) {
+      Recommendation r = rule.evaluate(profile, server);
+      if (r != null) {
+        recommendations.add(r);
+      }
+    }
+    return new Analysis(
+        ProfileSummary.of(profile), server == null ? null : server.describe(), recommendations);
+  }
+
+  /** Merges the profiles ({@link TrafficProfile#mergeAll}) and analyzes the result. */
+  public static Analysis analyze(Collection<TrafficProfile> profiles, ServerView server) {
+    return analyze(TrafficProfile.mergeAll(profiles), server);
+  }
+}

@@ -1,0 +1,77 @@
+package io.wireadvisor.advisor;
+
+import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.server.ServerView;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * {@code diff before after}: the recommendations computed on {@code before}, each expectation
+ * checked against {@code after}.
+ */
+public final class Comparison {
+  private final Analysis before;
+  private final ProfileSummary after;
+  private final List<Item> items;
+
+  private Comparison(Analysis before, ProfileSummary after, List<Item> items) {
+    this.before = before;
+    this.after = after;
+    this.items = Collections.unmodifiableList(items);
+  }
+
+  /** Analyzes {@code before} and checks every expectation on {@code after}. */
+  public static Comparison of(TrafficProfile before, TrafficProfile after, ServerView server) {
+    Analysis a = Advisor.analyze(before, server);
+    List<Item> items = new ArrayList<>();
+    for (Recommendation r : a.recommendations()) {
+      for (Expectation e : r.expectations()) {
+        items.add(new Item(r, e.check(after)));
+      }
+    }
+    return new Comparison(a, ProfileSummary.of(after), items);
+  }
+
+  public Analysis before() {
+    return before;
+  }
+
+  public ProfileSummary after() {
+    return after;
+  }
+
+  /** One per expectation of every recommendation on {@code before}. */
+  public List<Item> items() {
+    return items;
+  }
+
+  /** True when no measurable expectation was missed. */
+  public boolean allMet() {
+    for (Item i : items) {
+      if (i.outcome().status() == Expectation.Outcome.Status.NOT_MET) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** One checked expectation. */
+  public static final class Item {
+    private final Recommendation recommendation;
+    private final Expectation.Outcome outcome;
+
+    Item(Recommendation recommendation, Expectation.Outcome outcome) {
+      this.recommendation = recommendation;
+      this.outcome = outcome;
+    }
+
+    public Recommendation recommendation() {
+      return recommendation;
+    }
+
+    public Expectation.Outcome outcome() {
+      return outcome;
+    }
+  }
+}

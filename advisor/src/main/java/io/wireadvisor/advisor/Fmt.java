@@ -1,0 +1,64 @@
+package io.wireadvisor.advisor;
+
+import java.util.Locale;
+
+/** Number formatting shared by rules and reports. */
+public final class Fmt {
+  private Fmt() {}
+
+  /** 1234567 -> "1,234,567". */
+  public static String count(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+
+  /** 0.9 -> "90.0%"; NaN -> "n/a". */
+  public static String percent(double share) {
+    return Double.isNaN(share) ? "n/a" : String.format(Locale.ROOT, "%.1f%%", share * 100);
+  }
+
+  /** Two decimals; NaN -> "n/a". */
+  public static String ratio(double v) {
+    return Metric.format(v);
+  }
+
+  /** One decimal. */
+  public static String rate(double v) {
+    return String.format(Locale.ROOT, "%,.1f", v);
+  }
+
+  /** Bytes as B/KiB/MiB/GiB. */
+  public static String bytes(long b) {
+    if (b < 1024) {
+      return b + " B";
+    }
+    double v = b;
+    String[] units = {"KiB", "MiB", "GiB", "TiB"};
+    int u = -1;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+  }
+
+  /** A digest text cut to {@code max} chars with an ellipsis. */
+  public static String sql(String text, int max) {
+    String t = text == null ? "" : text;
+    return t.length() <= max ? t : t.substring(0, max - 3) + "...";
+  }
+
+  /** The smallest "round" number >= n: multiples of 25 up to 500, of 100 up to 5000, else 1000. */
+  public static long roundUp(long n) {
+    long step = n <= 500 ? 25 : n <= 5000 ? 100 : 1000;
+    return ((Math.max(1, n) + step - 1) / step) * step;
+  }
+
+  /** The smallest power of two >= n (at least 1). */
+  public static long powerOfTwoAtLeast(long n) {
+    long p = 1;
+    while (p < n) {
+      p <<= 1;
+    }
+    return p;
+  }
+}

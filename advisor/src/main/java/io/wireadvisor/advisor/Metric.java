@@ -1,0 +1,92 @@
+package io.wireadvisor.advisor;
+
+import io.wireadvisor.profile.CommandType;
+import io.wireadvisor.profile.ShapeStats;
+import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.profile.Via;
+import io.wireadvisor.sql.StatementKind;
+import java.util.Locale;
+
+/** A ratio computed from a profile, used by {@link Expectation}s and reports. NaN = not defined. */
+public enum Metric {
+  /** Business statements sent as COM_QUERY text, per business statement. */
+  TEXT_PROTOCOL_SHARE("COM_QUERY text share of statements") {
+    @Override
+    public double compute(TrafficProfile p) {
+      return Workload.of(p).textShare();
+    }
+  },
+  /** Session-variable probes per business statement. */
+  PROBES_PER_STATEMENT("session probes per statement") {
+    @Override
+    public double compute(TrafficProfile p) {
+      Workload w = Workload.of(p);
+      return Workload.ratio(w.sessionProbes, w.businessExecutions);
+    }
+  },
+  /** COM_STMT_PREPARE per COM_STMT_EXECUTE. */
+  PREPARES_PER_EXECUTE("PREPARE per EXECUTE") {
+    @Override
+    public double compute(TrafficProfile p) {
+      Workload w = Workload.of(p);
+      return Workload.ratio(w.prepares, w.executes);
+    }
+  },
+  /** COM_STMT_CLOSE per COM_STMT_EXECUTE. */
+  CLOSES_PER_EXECUTE("CLOSE per EXECUTE") {
+    @Override
+    public double compute(TrafficProfile p) {
+      Workload w = Workload.of(p);
+      return Workload.ratio(w.closes, w.executes);
+    }
+  },
+  /** Wire executions of batched INSERT shapes per statement added to a batch. */
+  COMMANDS_PER_BATCHED_INSERT("wire commands per batched INSERT row") {
+    @Override
+    public double compute(TrafficProfile p) {
+      long wire = 0;
+      long batched = 0;
+      for (ShapeStats s : p.shapes().values()) {
+        if (s.kind() == StatementKind.INSERT && s.count(Via.BATCHED_STATEMENTS) > 0) {
+          wire += s.executions();
+          batched += s.count(Via.BATCHED_STATEMENTS);
+        }
+      }
+      return Workload.ratio(wire, batched);
+    }
+  },
+  /** COM_PING plus validation queries per business statement. */
+  VALIDATIONS_PER_STATEMENT("connection validations per statement") {
+    @Override
+    public double compute(TrafficProfile p) {
+      Workload w = Workload.of(p);
+      return Workload.ratio(p.count(CommandType.PING) + w.validationProbes, w.businessExecutions);
+    }
+  },
+  /** Wire commands of any type per business statement. */
+  COMMANDS_PER_STATEMENT("wire commands per statement") {
+    @Override
+    public double compute(TrafficProfile p) {
+      return Workload.ratio(p.totalCommands(), Workload.of(p).businessExecutions);
+    }
+  };
+
+  private final String label;
+
+  Metric(String label) {
+    this.label = label;
+  }
+
+  /** Human name, e.g. "CLOSE per EXECUTE". */
+  public String label() {
+    return label;
+  }
+
+  /** The value on a profile; NaN when its denominator is zero. */
+  public abstract double compute(TrafficProfile profile);
+
+  /** A value formatted for reports: "n/a" for NaN, else two decimals. */
+  public static String format(double v) {
+    return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.2f", v);
+  }
+}

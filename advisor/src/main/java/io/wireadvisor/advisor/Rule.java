@@ -1,0 +1,17 @@
+package io.wireadvisor.advisor;
+
+import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.server.ServerView;
+
+/** One advisor rule: judges a profile (and, when known, the server) and recommends at most one change. */
+public interface Rule {
+  /** Stable id, e.g. {@code prepared-statements}; appears in reports and JSON. */
+  String id();
+
+  /**
+   * @param profile the merged traffic profile
+   * @param server what is known about the server, or null when it was not inspected
+   * @return the recommendation, or null when the rule does not fire
+   */
+  Recommendation evaluate(TrafficProfile profile, ServerView server);
+}

@@ -1,0 +1,164 @@
+package io.wireadvisor.server;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.HttpURLConnection;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Locale;
+
+/**
+ * Builds a {@link ServerView} from a live server, read-only: {@code SELECT VERSION()}, {@code SHOW
+ * GLOBAL VARIABLES}, {@code information_schema.TABLES}, and on TiDB {@code
+ * information_schema.STATEMENTS_SUMMARY} and (optionally) the status port's {@code /metrics}. It
+ * runs only SELECT/SHOW statements and never changes anything.
+ */
+public final class ServerInspector {
+  /** Metric families read from the TiDB status port. */
+  static final String[] METRIC_FAMILIES = {
+    "tidb_server_query_total",
+    "tidb_server_plan_cache_miss_total",
+    "tidb_server_read_from_tablecache_total",
+    "tidb_executor_statement_total"
+  };
+
+  /** Statement summaries kept, most executed first. */
+  static final int MAX_STATEMENTS = 500;
+
+  private ServerInspector() {}
+
+  /**
+   * Connects with a JDBC URL (a MySQL-protocol driver must be on the class path) and inspects.
+   *
+   * @param statusUrl TiDB status port base URL ({@code http://host:10080}), or null
+   */
+  public static ServerView inspect(String jdbcUrl, String user, String password, String statusUrl)
+      throws SQLException, IOException {
+    try (Connection c = DriverManager.getConnection(jdbcUrl, user, password)) {
+      return inspect(c, statusUrl);
+    }
+  }
+
+  /** Inspects over an open connection (not closed here). */
+  public static ServerView inspect(Connection c, String statusUrl) throws SQLException, IOException {
+    ServerView.Builder b;
+    try (Statement st = c.createStatement()) {
+      String version;
+      String database;
+      try (ResultSet rs = st.executeQuery("SELECT VERSION(), DATABASE()")) {
+        rs.next();
+        version = rs.getString(1);
+        database = rs.getString(2);
+      }
+      b = ServerView.builder(version).defaultSchema(database);
+      try (ResultSet rs = st.executeQuery("SHOW GLOBAL VARIABLES")) {
+        while (rs.next()) {
+          b.global(rs.getString(1), rs.getString(2));
+        }
+      }
+      ServerView partial = b.build();
+      String iso = partial.global("transaction_isolation");
+      if (iso == null) {
+        iso = partial.global("tx_isolation");
+      }
+      b.isolation(iso);
+      try (ResultSet rs =
+          st.executeQuery(
+              "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE, DATA_LENGTH, INDEX_LENGTH,"
+                  + " CREATE_OPTIONS FROM information_schema.TABLES WHERE LOWER(TABLE_SCHEMA) NOT IN"
+                  + " ('mysql','information_schema','performance_schema','sys','metrics_schema')")) {
+        while (rs.next()) {
+          String type = upper(rs.getString(3));
+          if (type.equals("SEQUENCE")) {
+            continue; // TiDB lists sequences here; they are not tables to judge.
+          }
+          String options = rs.getString(6) == null ? "" : rs.getString(6).toLowerCase(Locale.ROOT);
+          b.table(
+              new TableInfo(
+                  rs.getString(1),
+                  rs.getString(2),
+                  rs.getLong(4),
+                  rs.getLong(5),
+                  options.contains("partitioned"),
+                  type.contains("TEMPORARY"),
+                  type.contains("VIEW"),
+                  options.contains("cached=on")));
+        }
+      }
+      if (partial.isTiDB()) {
+        try (ResultSet rs =
+            st.executeQuery(
+                "SELECT SCHEMA_NAME, DIGEST_TEXT, EXEC_COUNT, PLAN_CACHE_HITS, PLAN_IN_CACHE,"
+                    + " SUM_LATENCY FROM information_schema.STATEMENTS_SUMMARY ORDER BY EXEC_COUNT"
+                    + " DESC LIMIT "
+                    + MAX_STATEMENTS)) {
+          while (rs.next()) {
+            b.statement(
+                new StatementSummary(
+                    rs.getString(1),
+                    rs.getString(2),
+                    rs.getLong(3),
+                    rs.getLong(4),
+                    rs.getBoolean(5),
+                    rs.getLong(6)));
+          }
+        }
+      }
+    }
+    if (statusUrl != null && !statusUrl.trim().isEmpty()) {
+      readMetrics(b, statusUrl.trim());
+    }
+    return b.build();
+  }
+
+  private static String upper(String s) {
+    return s == null ? "" : s.toUpperCase(Locale.ROOT);
+  }
+
+  /** Reads the metric families this project uses from {@code <statusUrl>/metrics}. */
+  static void readMetrics(ServerView.Builder b, String statusUrl) throws IOException {
+    String base = statusUrl.endsWith("/") ? statusUrl.substring(0, statusUrl.length() - 1) : statusUrl;
+    HttpURLConnection http = (HttpURLConnection) new URL(base + "/metrics").openConnection();
+    http.setConnectTimeout(5000);
+    http.setReadTimeout(10000);
+    try {
+      if (http.getResponseCode() != 200) {
+        throw new IOException(base + "/metrics answered HTTP " + http.getResponseCode());
+      }
+      try (BufferedReader r =
+          new BufferedReader(new InputStreamReader(http.getInputStream(), StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = r.readLine()) != null) {
+          parseMetricLine(b, line);
+        }
+      }
+    } finally {
+      http.disconnect();
+    }
+  }
+
+  /** Keeps one Prometheus text-format sample line if it belongs to a family of interest. */
+  static void parseMetricLine(ServerView.Builder b, String line) {
+    if (line.isEmpty() || line.charAt(0) == '#') {
+      return;
+    }
+    for (String family : METRIC_FAMILIES) {
+      if (line.startsWith(family) && line.length() > family.length()
+          && (line.charAt(family.length()) == '{' || line.charAt(family.length()) == ' ')) {
+        int space = line.lastIndexOf(' ');
+        try {
+          b.metric(line.substring(0, space).trim(), Double.parseDouble(line.substring(space + 1)));
+        } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+          // Not a sample line we understand; the view simply lacks it.
+        }
+        return;
+      }
+    }
+  }
+}

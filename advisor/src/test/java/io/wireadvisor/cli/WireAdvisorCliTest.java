@@ -1,0 +1,102 @@
+package io.wireadvisor.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.wireadvisor.advisor.BankLikeFixtures;
+import io.wireadvisor.profile.ProfileJson;
+import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.server.ServerViewJson;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WireAdvisorCliTest {
+  @TempDir Path dir;
+  final StringWriter out = new StringWriter();
+  final StringWriter err = new StringWriter();
+
+  int run(String... args) {
+    return WireAdvisorCli.run(args, new PrintWriter(out), new PrintWriter(err));
+  }
+
+  Path write(String name, TrafficProfile p) throws Exception {
+    Path f = dir.resolve(name);
+    ProfileJson.writeFile(p, f);
+    return f;
+  }
+
+  Path view(int scenario) throws Exception {
+    Path f = dir.resolve("view" + scenario + ".json");
+    Files.write(f, ServerViewJson.toJson(BankLikeFixtures.tidb(scenario)).getBytes(StandardCharsets.UTF_8));
+    return f;
+  }
+
+  @Test
+  void analyzeExitsOneWithRecommendationsAndZeroWithNothingToDo() throws Exception {
+    Path s1 = write("s1.json", BankLikeFixtures.scenario(1));
+    assertThat(run("analyze", s1.toString(), "--server-view", view(1).toString())).isEqualTo(1);
+    assertThat(out.toString()).contains("server-prepared-statements", "tidb-cached-tables",
+        "prepStmtCacheSize=125", "ALTER TABLE `bank`.`t59` CACHE;");
+
+    Path s7 = write("s7.json", BankLikeFixtures.scenario(7));
+    assertThat(run("analyze", s7.toString(), "--server-view", view(7).toString())).isEqualTo(0);
+    assertThat(out.toString()).contains("Nothing to do");
+  }
+
+  @Test
+  void analyzeWritesJsonToAFile() throws Exception {
+    Path s1 = write("s1.json", BankLikeFixtures.scenario(1));
+    Path report = dir.resolve("out/report.json");
+    assertThat(run("analyze", s1.toString(), "--format", "json", "-o", report.toString())).isEqualTo(1);
+    JsonNode root = new ObjectMapper().readTree(report.toFile());
+    assertThat(root.path("schema").asText()).isEqualTo("wire-advisor/analysis");
+    assertThat(root.path("recommendations")).hasSize(3);
+    assertThat(root.path("recommendations").get(2).path("change").path("jdbcProperties")
+        .path("prepStmtCacheSqlLimit").asText()).isEqualTo("2048");
+    assertThat(root.path("profile").path("commands").path("COM_QUERY").asLong()).isEqualTo(1_500_000L);
+  }
+
+  @Test
+  void badProfileFileExitsTwoNamingTheField() throws Exception {
+    Path bad = dir.resolve("bad.json");
+    String json = ProfileJson.toJson(BankLikeFixtures.scenario(1)).replaceFirst("\"textExecutes\" : 5000", "\"textExecutes\" : \"5000\"");
+    Files.write(bad, json.getBytes(StandardCharsets.UTF_8));
+    assertThat(json).contains("\"textExecutes\" : \"5000\"");
+    assertThat(run("analyze", bad.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("bad.json").contains("textExecutes");
+  }
+
+  @Test
+  void mergeThenDiffShowsWhichExpectationsWereMet() throws Exception {
+    Path a = write("a.json", BankLikeFixtures.scenario(1));
+    Path merged = dir.resolve("merged.json");
+    assertThat(run("merge", a.toString(), a.toString(), "-o", merged.toString())).isEqualTo(0);
+    assertThat(ProfileJson.readFile(merged).totalCommands()).isEqualTo(2 * BankLikeFixtures.scenario(1).totalCommands());
+
+    Path after = write("s5.json", BankLikeFixtures.scenario(5));
+    assertThat(run("diff", a.toString(), after.toString())).isEqualTo(0);
+    assertThat(out.toString()).contains("MET             server-prepared-statements")
+        .contains("CLOSE per EXECUTE goes from n/a to at most 0.05; after: 0.00");
+
+    Path half = write("s3.json", BankLikeFixtures.scenario(3));
+    assertThat(run("diff", a.toString(), half.toString())).isEqualTo(1);
+    assertThat(out.toString()).contains("NOT_MET");
+  }
+
+  @Test
+  void everyCommandHasHelpAndUnknownOptionsAreErrors() {
+    for (String c : new String[] {"analyze", "merge", "diff", "inspect"}) {
+      assertThat(run(c, "--help")).isEqualTo(0);
+    }
+    assertThat(out.toString()).contains("--jdbc-url", "--format", "BEFORE", "--output");
+    assertThat(run("analyze", "--no-such-flag", "x.json")).isEqualTo(2);
+    assertThat(run("inspect", "--jdbc-url", "jdbc:nosuchdriver://x")).isEqualTo(2);
+    assertThat(err.toString()).contains("error:");
+  }
+}

@@ -1,0 +1,188 @@
+package io.wireadvisor.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.wireadvisor.advisor.Advisor;
+import io.wireadvisor.advisor.Analysis;
+import io.wireadvisor.advisor.SessionProbeRule;
+import io.wireadvisor.advisor.TextProtocolRule;
+import io.wireadvisor.profile.CommandType;
+import io.wireadvisor.profile.ProfileRecorder;
+import io.wireadvisor.profile.RecorderSettings;
+import io.wireadvisor.profile.Source;
+import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.profile.Via;
+import io.wireadvisor.report.Reports;
+import io.wireadvisor.sql.ProbeKind;
+import io.wireadvisor.testkit.CounterSnapshot;
+import io.wireadvisor.testkit.DatabaseServer;
+import io.wireadvisor.testkit.RealDatabase;
+import io.wireadvisor.testkit.TiDBOnly;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Collections;
+import org.junit.jupiter.api.Test;
+
+@RealDatabase
+class ServerInspectorIT {
+
+  private static String createTables(DatabaseServer server) throws Exception {
+    String db = server.createDatabase("inspect");
+    try (Connection c = server.connect(db, null); Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE branch (id INT PRIMARY KEY, name VARCHAR(100), city VARCHAR(100))");
+      StringBuilder insert = new StringBuilder("INSERT INTO branch VALUES ");
+      for (int i = 0; i < 500; i++) {
+        insert.append(i == 0 ? "" : ",").append("(").append(i).append(",'branch ").append(i)
+            .append("','city ").append(i % 17).append("')");
+      }
+      s.execute(insert.toString());
+      s.execute("CREATE TABLE ledger (id INT PRIMARY KEY, amount INT) PARTITION BY HASH(id) PARTITIONS 2");
+      s.execute("CREATE VIEW branch_names AS SELECT name FROM branch");
+      if (server.isTiDB()) {
+        s.execute("ANALYZE TABLE branch");
+      }
+    }
+    return db;
+  }
+
+  @Test
+  void inspectorReadsVersionGlobalsAndTables(DatabaseServer server) throws Exception {
+    String db = createTables(server);
+
+    ServerView view = ServerInspector.inspect(server.jdbcUrl(db, null), server.user(), server.password(),
+        server.statusUrl().orElse(null));
+
+    assertThat(view.versionString()).isEqualTo(server.version());
+    assertThat(view.kind().name()).isEqualTo(server.kind().name());
+    assertThat(view.version().major()).isPositive();
+    assertThat(view.defaultSchema()).isEqualTo(db.toLowerCase());
+    assertThat(view.global("max_connections")).matches("\\d+");
+    assertThat(view.isolation()).isIn("REPEATABLE-READ", "READ-COMMITTED", "SERIALIZABLE", "READ-UNCOMMITTED");
+    TableInfo branch = view.table("branch");
+    assertThat(branch).isNotNull();
+    assertThat(branch.schema()).isEqualTo(db.toLowerCase());
+    assertThat(branch.totalBytes()).isPositive();
+    assertThat(branch.view() || branch.partitioned() || branch.temporary() || branch.cached()).isFalse();
+    assertThat(view.table(db + ".ledger").partitioned()).isTrue();
+    assertThat(view.table("branch_names").view()).isTrue();
+    // The saved form reads back to the same view.
+    ServerView again = ServerViewJson.fromJson(ServerViewJson.toJson(view));
+    assertThat(again.globals()).isEqualTo(view.globals());
+    assertThat(again.table("branch").totalBytes()).isEqualTo(branch.totalBytes());
+    System.out.println("inspected " + view + "; branch = " + branch);
+  }
+
+  @Test
+  void cliInspectAndAnalyzeReadTheLiveServer(DatabaseServer server, @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    String db = createTables(server);
+    String url = server.jdbcUrl(db, null);
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.StringWriter err = new java.io.StringWriter();
+    java.nio.file.Path viewFile = dir.resolve("view.json");
+    int code = io.wireadvisor.cli.WireAdvisorCli.run(new String[] {"inspect", "--jdbc-url", url, "--user", server.user(),
+        "--password=" + server.password(), "-o", viewFile.toString()}, new java.io.PrintWriter(out), new java.io.PrintWriter(err));
+    assertThat(code).as(err.toString()).isZero();
+    ServerView saved = ServerViewJson.fromJson(new String(java.nio.file.Files.readAllBytes(viewFile), "UTF-8"));
+    assertThat(saved.versionString()).isEqualTo(server.version());
+    assertThat(saved.table("branch")).isNotNull();
+
+    java.nio.file.Path profile = dir.resolve("p.json");
+    io.wireadvisor.profile.ProfileJson.writeFile(new TrafficProfile(), profile);
+    code = io.wireadvisor.cli.WireAdvisorCli.run(new String[] {"analyze", profile.toString(), "--jdbc-url", url,
+        "--user", server.user(), "--password=" + server.password()}, new java.io.PrintWriter(out), new java.io.PrintWriter(err));
+    assertThat(code).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("Server: " + server.kind().name() + " " + server.version());
+  }
+
+  @Test
+  @TiDBOnly
+  void onTiDBInspectorReadsStatementSummariesAndMetrics(DatabaseServer server) throws Exception {
+    String db = createTables(server);
+    try (Connection c = server.connect(db, "useServerPrepStmts=true")) {
+      for (int i = 0; i < 20; i++) {
+        try (java.sql.PreparedStatement ps = c.prepareStatement("SELECT name FROM branch WHERE id = ?")) {
+          ps.setInt(1, i);
+          ps.executeQuery().close();
+        }
+      }
+    }
+    ServerView view = ServerInspector.inspect(server.jdbcUrl(db, null), server.user(), server.password(),
+        server.statusUrl().orElse(null));
+    assertThat(view.isTiDB()).isTrue();
+    assertThat(view.global("tidb_enable_prepared_plan_cache")).isNotNull();
+    assertThat(view.statements()).anyMatch(s -> s.digestText().contains("branch") && s.execCount() >= 20);
+    if (server.statusUrl().isPresent()) {
+      assertThat(view.metrics().keySet()).anyMatch(k -> k.startsWith("tidb_server_query_total"));
+    }
+  }
+
+  @Test
+  void aRealTextProtocolWorkloadGetsTheJdbcSideAdvice(DatabaseServer server) throws Exception {
+    String db = createTables(server);
+    ProfileRecorder recorder = new ProfileRecorder(RecorderSettings.defaults());
+    String url = server.jdbcUrl(db, "useServerPrepStmts=false");
+    long start = System.currentTimeMillis();
+    String[] shapes = {
+      "SELECT name, city FROM branch WHERE id = %d",
+      "SELECT COUNT(*) FROM branch WHERE city = 'city %d'"
+    };
+    CounterSnapshot before;
+    CounterSnapshot after;
+    String driverVersion;
+    String isolation;
+    try (Connection c = server.connect(db, "useServerPrepStmts=false")) {
+      driverVersion = c.getMetaData().getDriverVersion();
+      ProfileRecorder.ConnectionHandle conn = recorder.openConnection();
+      before = server.counters().snapshot();
+      int iso = 0;
+      for (int i = 0; i < 150; i++) {
+        // Without useLocalSessionState this asks the server every time: a session probe.
+        iso = c.getTransactionIsolation();
+        recorder.probe(ProbeKind.ISOLATION_READ, "getTransactionIsolation");
+        recorder.command(CommandType.QUERY, -1);
+        conn.command();
+        for (String shape : shapes) {
+          String sql = String.format(shape, i % 17);
+          long t0 = System.nanoTime();
+          try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+              rs.getString(1);
+            }
+          }
+          long nanos = System.nanoTime() - t0;
+          ProfileRecorder.ShapeHandle h = recorder.shape(sql);
+          h.record(Via.TEXT_EXECUTES, nanos);
+          recorder.command(CommandType.QUERY, nanos);
+          conn.command();
+          conn.used(h);
+        }
+      }
+      after = server.counters().snapshot();
+      isolation = iso == Connection.TRANSACTION_READ_COMMITTED ? "READ-COMMITTED" : "REPEATABLE-READ";
+      conn.close();
+    }
+    recorder.source(new Source(Source.AGENT, "test", "it", "MySQL Connector/J", driverVersion,
+        server.version(), isolation, url, Collections.singletonMap("useServerPrepStmts", "false"),
+        start, System.currentTimeMillis()));
+    TrafficProfile profile = recorder.snapshot();
+
+    // The hand-fed recorder counted what the server counted (where the server counts exactly).
+    if (server.counters().exactCommands().contains("COM_QUERY")) {
+      assertThat(after.minus(before).get("COM_QUERY")).isEqualTo(profile.count(CommandType.QUERY));
+    }
+    assertThat(profile.count(CommandType.QUERY)).isEqualTo(450);
+
+    ServerView view = ServerInspector.inspect(server.jdbcUrl(db, null), server.user(), server.password(),
+        server.statusUrl().orElse(null));
+    Analysis a = Advisor.analyze(profile, view);
+
+    System.out.println(Reports.text(a));
+    assertThat(a.ids()).contains(TextProtocolRule.ID, SessionProbeRule.ID);
+    if (!view.isTiDB()) {
+      assertThat(a.ids()).noneMatch(id -> id.startsWith("tidb-"));
+    }
+    assertThat(a.profile().statements()).isEqualTo(300);
+  }
+}
