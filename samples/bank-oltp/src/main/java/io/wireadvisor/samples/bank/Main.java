@@ -169,7 +169,8 @@ public final class Main {
     }
   }
 
-  @Command(name = "load", mixinStandardHelpOptions = true, description = "Create the 60 tables and load the data, then exit.")
+  @Command(name = "load", mixinStandardHelpOptions = true, description = {"Create the 60 tables and load the data, then exit.",
+        "Meant for --jdbc-url (then 'scenarios --skip-load'); an embedded default server is discarded at exit."})
   static final class LoadCommand implements Callable<Integer> {
     @Mixin ServerOptions server;
 
