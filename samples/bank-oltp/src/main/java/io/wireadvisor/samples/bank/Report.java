@@ -375,15 +375,15 @@ public final class Report {
 
     List<Double> studyAvg = new ArrayList<>();
     List<Double> avg = new ArrayList<>();
-    List<Double> p99 = new ArrayList<>();
+    List<Double> p95 = new ArrayList<>();
     for (ScenarioOutcome o : outcomes) {
       studyAvg.add(o.scenario().published().avgQueryMicros());
       avg.add(o.ok() ? o.avgMicros() : 0);
-      p99.add(o.ok() ? o.p95Micros() : 0);
+      p95.add(o.ok() ? o.p95Micros() : 0);
     }
     sb.append("<h2>Statement latency (µs)</h2>");
     sb.append(bars(labels, List.of("study avg query duration", "measured avg", "measured p95"),
-        List.of(studyAvg, avg, p99), List.of("#9aa5b1", "#2b6cb0", "#63b3ed"), "%.0f"));
+        List.of(studyAvg, avg, p95), List.of("#9aa5b1", "#2b6cb0", "#63b3ed"), "%.0f"));
     sb.append("<h2>Notes</h2><ul>");
     for (String n : notes()) {
       sb.append("<li>").append(esc(n)).append("</li>");
