@@ -168,9 +168,9 @@ public final class Report {
   public String terminal() {
     StringBuilder sb = new StringBuilder();
     sb.append("Seven scenarios of TiDB's OLTP tuning study, replayed\n").append(settingsLine()).append("\n\n");
-    sb.append(table(header(), rows()));
+    sb.append(table(header(), rows(), 2));
     sb.append('\n');
-    sb.append(table(ratioHeader(), ratios()));
+    sb.append(table(ratioHeader(), ratios(), 1));
     sb.append('\n');
     for (String n : notes()) {
       sb.append("* ").append(n).append('\n');
@@ -178,7 +178,8 @@ public final class Report {
     return sb.toString();
   }
 
-  private static String table(List<String> header, List<List<String>> rows) {
+  /** A plain-text table; the first {@code leftColumns} columns are names, the rest numbers. */
+  private static String table(List<String> header, List<List<String>> rows, int leftColumns) {
     int[] w = new int[header.size()];
     for (int i = 0; i < w.length; i++) {
       w[i] = header.get(i).length();
@@ -187,24 +188,23 @@ public final class Report {
       }
     }
     StringBuilder sb = new StringBuilder();
-    line(sb, header, w);
+    line(sb, header, w, leftColumns);
     StringBuilder rule = new StringBuilder();
     for (int x : w) {
       rule.append("-".repeat(x)).append("  ");
     }
     sb.append(rule.toString().stripTrailing()).append('\n');
     for (List<String> r : rows) {
-      line(sb, r, w);
+      line(sb, r, w, leftColumns);
     }
     return sb.toString();
   }
 
-  private static void line(StringBuilder sb, List<String> cells, int[] w) {
+  private static void line(StringBuilder sb, List<String> cells, int[] w, int leftColumns) {
     StringBuilder l = new StringBuilder();
     for (int i = 0; i < cells.size(); i++) {
       String c = cells.get(i);
-      // Names left, numbers right.
-      l.append(i == 1 || i == 0 && w.length == 5 ? pad(c, w[i], false) : pad(c, w[i], true)).append("  ");
+      l.append(pad(c, w[i], i >= leftColumns)).append("  ");
     }
     sb.append(l.toString().stripTrailing()).append('\n');
   }
@@ -335,7 +335,7 @@ public final class Report {
     StringBuilder sb = new StringBuilder();
     sb.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>bank-oltp scenarios</title><style>")
         .append("body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:1em 0}")
-        .append("td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;font-size:13px}td:nth-child(2),th:nth-child(2){text-align:left}")
+        .append("td,th{border:1px solid #ccc;padding:3px 7px;text-align:right;font-size:13px}td:nth-child(2),th:nth-child(2),td:first-child,th:first-child{text-align:left}")
         .append("th{background:#f3f3f3}.chart{margin:1em 0}.legend span{display:inline-block;margin-right:1.2em}")
         .append(".sw{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:middle}</style></head><body>");
     sb.append("<h1>bank-oltp: the seven scenarios, measured</h1><p>").append(esc(settingsLine()))
