@@ -46,6 +46,24 @@ public final class Main {
     CommandLine cl = new CommandLine(new Main());
     cl.setOut(new java.io.PrintWriter(out, true));
     cl.setErr(new java.io.PrintWriter(err, true));
+    cl.setExecutionExceptionHandler(
+        (ex, cmd, parsed) -> {
+          if (ex instanceof IllegalArgumentException) {
+            // Bad option values found while building settings: a usage error.
+            cmd.getErr().println("bank-oltp: " + ex.getMessage());
+            cmd.usage(cmd.getErr());
+            return 2;
+          }
+          // One line per cause; the stack trace only when asked for (-Dbank.oltp.trace=true).
+          cmd.getErr().println("bank-oltp: failed: " + ex);
+          for (Throwable c = ex.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            cmd.getErr().println("  caused by: " + c);
+          }
+          if (Boolean.getBoolean("bank.oltp.trace")) {
+            ex.printStackTrace(cmd.getErr());
+          }
+          return FAILED;
+        });
     return cl.execute(a);
   }
 

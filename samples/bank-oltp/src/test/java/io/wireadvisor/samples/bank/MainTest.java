@@ -5,11 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class MainTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  @AfterEach
+  void forgetTheServer() {
+    // --jdbc-url is handed to ServerLocator as system properties.
+    System.clearProperty("wireadvisor.jdbc.url");
+    System.clearProperty("wireadvisor.jdbc.user");
+    System.clearProperty("wireadvisor.jdbc.password");
+    System.clearProperty("wireadvisor.tidb.status.url");
+  }
 
   private int run(String... args) {
     return Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
@@ -28,6 +38,13 @@ class MainTest {
   }
 
   @Test
+  void anUnreachableServerIsOneClearErrorWithoutAStackTrace() {
+    assertThat(run("--jdbc-url", "jdbc:mysql://127.0.0.1:1/", "--only", "1")).isEqualTo(1);
+    String e = err.toString(StandardCharsets.UTF_8);
+    assertThat(e).contains("bank-oltp: failed:", "cannot connect to", "127.0.0.1:1").doesNotContain("\tat ");
+  }
+
+  @Test
   void proveSaysWhatItNeedsAndExitsTwo() {
     assertThat(run("prove")).isEqualTo(2);
   }
@@ -38,5 +55,7 @@ class MainTest {
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("no scenario 9");
     assertThat(run("--user", "bob")).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("need --jdbc-url");
+    assertThat(run("--threads", "0")).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("bank-oltp: threads must be 1..512, was 0");
   }
 }
