@@ -19,13 +19,9 @@ final class DigestBuilder {
   private final String sql;
   private final StringBuilder out;
 
-  // The last two tokens written, so a sign can be recognised as unary and taken back.
+  // The last token written: whether it ends a value decides if a following sign is unary.
   private int lastType;
   private boolean lastValue;
-  private int lastMark;
-  private boolean lastIsSign;
-  private int prevType;
-  private boolean prevValue;
 
   private DigestBuilder(TokenList tokens) {
     this.t = tokens;
@@ -56,14 +52,10 @@ final class DigestBuilder {
           raw(COLLAPSED, Token.PARAM, true);
           i = last;
         }
-      } else if (type == Token.STRING || type == Token.NUMBER || type == Token.PARAM) {
-        if (type == Token.NUMBER && lastIsSign && !prevValue) {
-          // A unary sign belongs to the literal: "-1" and "?" must give the same shape.
-          out.setLength(lastMark);
-          lastType = prevType;
-          lastValue = prevValue;
-          lastIsSign = false;
-        }
+      } else if (isSign(i) && !lastValue && signedLiteralAt(i)) {
+        // A unary sign belongs to the literal: "-1", "- -1", "-?" and "?" are the same shape.
+        continue;
+      } else if (Token.isLiteral(type)) {
         raw("?", Token.PARAM, true);
       } else if (type == Token.WORD) {
         word(i);
@@ -85,8 +77,10 @@ final class DigestBuilder {
     }
     int i = open + 1;
     while (true) {
-      if (isSign(i) && t.type(i + 1) == Token.NUMBER) {
-        i++;
+      if (isSign(i) && signedLiteralAt(i)) {
+        while (isSign(i)) {
+          i++;
+        }
       }
       if (!isLiteral(i)) {
         return false;
@@ -127,6 +121,14 @@ final class DigestBuilder {
     return k == Keyword.NULL || k == Keyword.TRUE || k == Keyword.FALSE;
   }
 
+  private boolean signedLiteralAt(int sign) {
+    int i = sign + 1;
+    while (isSign(i)) {
+      i++;
+    }
+    return Token.isLiteral(t.type(i));
+  }
+
   private boolean isSign(int i) {
     if (t.type(i) != Token.OPERATOR || t.end(i) - t.start(i) != 1) {
       return false;
@@ -136,14 +138,14 @@ final class DigestBuilder {
   }
 
   private void word(int i) {
-    int mark = separate(Token.WORD);
+    separate(Token.WORD);
     for (int p = t.start(i), e = t.end(i); p < e; p++) {
       out.append(lower(sql.charAt(p)));
     }
     Keyword k = t.kw(i);
     boolean value = k == null || !k.reserved || k == Keyword.NULL || k == Keyword.TRUE
         || k == Keyword.FALSE;
-    remember(Token.WORD, value, mark, false);
+    remember(Token.WORD, value);
   }
 
   private void quotedIdentifier(int i) {
@@ -161,7 +163,7 @@ final class DigestBuilder {
       Keyword k = Keyword.lookup(sql, from, to);
       plain = !allDigits && (k == null || !k.reserved);
     }
-    int mark = separate(Token.QUOTED_IDENT);
+    separate(Token.QUOTED_IDENT);
     if (!plain) {
       out.append('`');
     }
@@ -171,11 +173,11 @@ final class DigestBuilder {
     if (!plain) {
       out.append('`');
     }
-    remember(Token.QUOTED_IDENT, true, mark, false);
+    remember(Token.QUOTED_IDENT, true);
   }
 
   private void hint(int i) {
-    int mark = separate(Token.HINT);
+    separate(Token.HINT);
     int from = t.start(i) + 3;
     int to = t.end(i);
     if (to - 2 >= from && sql.startsWith("*/", to - 2)) {
@@ -196,40 +198,34 @@ final class DigestBuilder {
       }
     }
     out.append(" */");
-    remember(Token.HINT, false, mark, false);
+    remember(Token.HINT, false);
   }
 
   private void copy(int i, int type) {
-    int mark = separate(type);
+    separate(type);
     for (int p = t.start(i), e = t.end(i); p < e; p++) {
       out.append(lower(sql.charAt(p)));
     }
     boolean value = type == Token.RPAREN || type == Token.VARIABLE;
-    remember(type, value, mark, isSign(i));
+    remember(type, value);
   }
 
   private void raw(String text, int type, boolean value) {
-    int mark = separate(type);
+    separate(type);
     out.append(text);
-    remember(type, value, mark, false);
+    remember(type, value);
   }
 
-  private int separate(int type) {
-    int mark = out.length();
-    if (mark > 0 && type != Token.COMMA && type != Token.RPAREN && type != Token.DOT
+  private void separate(int type) {
+    if (out.length() > 0 && type != Token.COMMA && type != Token.RPAREN && type != Token.DOT
         && lastType != Token.LPAREN && lastType != Token.DOT) {
       out.append(' ');
     }
-    return mark;
   }
 
-  private void remember(int type, boolean value, int mark, boolean sign) {
-    prevType = lastType;
-    prevValue = lastValue;
+  private void remember(int type, boolean value) {
     lastType = type;
     lastValue = value;
-    lastMark = mark;
-    lastIsSign = sign;
   }
 
   private static char lower(char c) {
