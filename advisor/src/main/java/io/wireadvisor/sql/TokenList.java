@@ -3,47 +3,45 @@ package io.wireadvisor.sql;
 import java.util.Arrays;
 
 /**
- * The lexer's output as parallel int arrays (type, start, end, paren depth, matching paren) so a
- * statement of n tokens costs a handful of arrays rather than n objects. Accessors return neutral
- * values past the end, which lets the parsers look ahead without bounds checks.
+ * The lexer's output as four parallel int arrays so a statement of n tokens costs 16n bytes
+ * rather than n objects: start, end, matching parenthesis, and one packed word
+ * {@code type | (keyword ordinal + 1) << 4 | depth << 12}. Accessors return neutral values past
+ * the end, which lets the parsers look ahead without bounds checks.
  */
 final class TokenList {
   final String sql;
   private int size;
-  private int[] type;
+  private static final Keyword[] KEYWORDS = Keyword.values();
+  private static final int MAX_DEPTH = (1 << 19) - 1;
+
+  private int[] info;
   private int[] start;
   private int[] end;
-  private int[] depth;
   private int[] match;
-  private Keyword[] keyword;
 
   TokenList(String sql) {
     this.sql = sql;
-    int capacity = Math.max(8, sql.length() / 4);
-    type = new int[capacity];
+    // ORM SQL runs about one token per 3.4 chars; sized so it rarely grows.
+    int capacity = Math.min(sql.length() / 3 + 8, 1 << 16);
+    info = new int[capacity];
     start = new int[capacity];
     end = new int[capacity];
-    depth = new int[capacity];
     match = new int[capacity];
-    keyword = new Keyword[capacity];
   }
 
   void add(int tokenType, int from, int to, int parenDepth, Keyword kw) {
-    if (size == type.length) {
+    if (size == info.length) {
       int capacity = size * 2;
-      type = Arrays.copyOf(type, capacity);
+      info = Arrays.copyOf(info, capacity);
       start = Arrays.copyOf(start, capacity);
       end = Arrays.copyOf(end, capacity);
-      depth = Arrays.copyOf(depth, capacity);
       match = Arrays.copyOf(match, capacity);
-      keyword = Arrays.copyOf(keyword, capacity);
     }
-    type[size] = tokenType;
+    info[size] = tokenType | (kw == null ? 0 : kw.ordinal() + 1) << 4
+        | Math.min(parenDepth, MAX_DEPTH) << 12;
     start[size] = from;
     end[size] = to;
-    depth[size] = parenDepth;
     match[size] = -1;
-    keyword[size] = kw;
     size++;
   }
 
@@ -57,7 +55,7 @@ final class TokenList {
   }
 
   int type(int i) {
-    return i >= 0 && i < size ? type[i] : 0;
+    return i >= 0 && i < size ? info[i] & 0xF : 0;
   }
 
   int start(int i) {
@@ -69,7 +67,7 @@ final class TokenList {
   }
 
   int depth(int i) {
-    return i >= 0 && i < size ? depth[i] : -1;
+    return i >= 0 && i < size ? info[i] >>> 12 : -1;
   }
 
   /** Index of the matching parenthesis, or -1 when unbalanced. */
@@ -78,7 +76,11 @@ final class TokenList {
   }
 
   Keyword kw(int i) {
-    return i >= 0 && i < size ? keyword[i] : null;
+    if (i < 0 || i >= size) {
+      return null;
+    }
+    int ordinal = (info[i] >>> 4) & 0xFF;
+    return ordinal == 0 ? null : KEYWORDS[ordinal - 1];
   }
 
   boolean is(int i, Keyword k) {
@@ -94,13 +96,13 @@ final class TokenList {
     if (t != Token.WORD) {
       return false;
     }
-    Keyword k = keyword[i];
+    Keyword k = kw(i);
     return k == null || !k.reserved;
   }
 
   /** Lowercased identifier text, unquoted; allocates, so only for names the result keeps. */
   String identifier(int i) {
-    if (type[i] == Token.QUOTED_IDENT) {
+    if (type(i) == Token.QUOTED_IDENT) {
       String inner = sql.substring(start[i] + 1, Math.max(start[i] + 1, end[i] - 1));
       return inner.replace("``", "`").toLowerCase(java.util.Locale.ROOT);
     }

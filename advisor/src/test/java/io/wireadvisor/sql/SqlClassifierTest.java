@@ -69,4 +69,9 @@ class SqlClassifierTest {
     String sql = "  SELECT 1  ";
     assertThat(SqlClassifier.classify(sql).sqlLength()).isEqualTo(sql.length());
   }
+
+  @Test
+  void keywordOrdinalsFitTheBitsTokenListPacksThemInto() {
+    assertThat(Keyword.values().length).isLessThan(0xFF);
+  }
 }
