@@ -6,7 +6,11 @@ package io.wireadvisor.sql;
  * to a driver setting that can suppress it, which is why they are told apart.
  */
 public enum ProbeKind {
-  /** {@code SELECT @@session.transaction_isolation} (or {@code tx_isolation}, any scope form). */
+  /**
+   * {@code SELECT @@session.transaction_isolation} (or {@code tx_isolation}, any scope form), and
+   * nothing else in the select list; a list that mixes it with other variables is
+   * {@link #VARIABLES_READ}.
+   */
   ISOLATION_READ,
   /** {@code SELECT @@session.transaction_read_only} (or {@code tx_read_only}). */
   READ_ONLY_READ,
@@ -22,7 +26,10 @@ public enum ProbeKind {
   SHOW_VARIABLES,
   /** A SELECT of nothing but {@code @@} system variables, like Connector/J's connect-time load. */
   VARIABLES_READ,
-  /** Any other SET of session system variables ({@code sql_mode}, {@code net_write_timeout}...). */
+  /**
+   * Any other SET of session system variables ({@code sql_mode}, {@code net_write_timeout}...).
+   * SET GLOBAL/PERSIST and SET of {@code @user} variables are not probes.
+   */
   SESSION_SET,
   /** {@code SELECT 1}, {@code SELECT 1 FROM DUAL}, {@code DO 1}, or anything sent with a
    * <code>/* ping *&#47;</code> prefix (Connector/J's marker for a validation query). */
