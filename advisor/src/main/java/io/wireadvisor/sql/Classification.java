@@ -2,7 +2,11 @@ package io.wireadvisor.sql;
 
 import java.util.List;
 
-/** TEMPORARY stand-in until the classifier branch lands. */
+/**
+ * What one SQL text is: its shape (digest), kind, tables and whether it is session chatter.
+ * Immutable and safe to share; {@link ClassificationCache} hands out the same instance for the
+ * same text.
+ */
 public final class Classification {
   private final String digest;
   private final String digestText;
@@ -23,12 +27,80 @@ public final class Classification {
     this.sqlLength = sqlLength;
   }
 
-  public String digest() { return digest; }
-  public String digestText() { return digestText; }
-  public StatementKind kind() { return kind; }
-  public List<String> tablesRead() { return tablesRead; }
-  public List<String> tablesWritten() { return tablesWritten; }
-  public ProbeKind probe() { return probe; }
-  public boolean isProbe() { return probe != null; }
-  public int sqlLength() { return sqlLength; }
+  /**
+   * The shape's identity: 32 lowercase hex characters, the first 16 bytes of SHA-256 over the
+   * UTF-8 bytes of {@link #digestText()}. Equal for statements that differ only in literals,
+   * letter case, spacing, comments or identifier quoting.
+   */
+  public String digest() {
+    return digest;
+  }
+
+  /**
+   * The normalized text, e.g. {@code select a.id from accounts a where a.id = ? and b.code in
+   * ( ... )}: literals become {@code ?}, literal-only IN lists and VALUES rows collapse to
+   * {@code ( ... )}, comments go (optimizer hints stay), words are lowercased.
+   */
+  public String digestText() {
+    return digestText;
+  }
+
+  /** The statement kind from its main keyword; {@link StatementKind#OTHER} for non-SQL. */
+  public StatementKind kind() {
+    return kind;
+  }
+
+  /**
+   * Tables the statement reads, lowercase, schema-qualified only when the SQL qualifies them
+   * ({@code db.t} or {@code t}), sorted, without duplicates, {@code dual} or CTE names.
+   * Unmodifiable.
+   */
+  public List<String> tablesRead() {
+    return tablesRead;
+  }
+
+  /** Tables the statement writes (INSERT/REPLACE/UPDATE/DELETE/LOAD targets, DDL targets); as {@link #tablesRead()}. */
+  public List<String> tablesWritten() {
+    return tablesWritten;
+  }
+
+  /** The kind of session probe, or null when the statement is application work. */
+  public ProbeKind probe() {
+    return probe;
+  }
+
+  /** Whether {@link #probe()} is non-null. */
+  public boolean isProbe() {
+    return probe != null;
+  }
+
+  /** Length in chars of the original SQL text (drivers cache statements by this length). */
+  public int sqlLength() {
+    return sqlLength;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof Classification)) {
+      return false;
+    }
+    Classification c = (Classification) o;
+    return sqlLength == c.sqlLength && digest.equals(c.digest) && digestText.equals(c.digestText)
+        && kind == c.kind && probe == c.probe && tablesRead.equals(c.tablesRead)
+        && tablesWritten.equals(c.tablesWritten);
+  }
+
+  @Override
+  public int hashCode() {
+    return digest.hashCode() * 31 + sqlLength;
+  }
+
+  @Override
+  public String toString() {
+    return "Classification{kind=" + kind + ", probe=" + probe + ", read=" + tablesRead
+        + ", written=" + tablesWritten + ", digest=" + digest + ", text=" + digestText + "}";
+  }
 }

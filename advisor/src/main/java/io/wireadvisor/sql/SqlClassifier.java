@@ -1,28 +1,63 @@
 package io.wireadvisor.sql;
 
 import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
 
-/** TEMPORARY stand-in until the classifier branch lands. */
+/**
+ * Classifies MySQL/TiDB SQL text: digest, kind, tables, session probe. A hand-written
+ * single-pass lexer and a few linear walks over its tokens, no parser: it runs inside a
+ * -javaagent and a proxy for every statement not already in a {@link ClassificationCache}.
+ *
+ * <p>Best effort by design: SQL it does not understand still gets a digest and kind
+ * {@link StatementKind#OTHER}; nothing here throws.
+ */
 public final class SqlClassifier {
+  private static final List<String> NONE = Collections.emptyList();
+
   private SqlClassifier() {}
 
+  /**
+   * Classifies one statement without caching; use {@link ClassificationCache} on a hot path.
+   *
+   * @param sql the statement text as sent; null is treated as empty
+   * @return the classification, never null
+   */
   public static Classification classify(String sql) {
-    String text = normalize(sql);
-    String first = text.isEmpty() ? "" : text.split(" ")[0];
-    StatementKind kind;
+    String text = sql == null ? "" : sql;
     try {
-      kind = StatementKind.valueOf(first.toUpperCase(java.util.Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      kind = StatementKind.OTHER;
+      TokenList tokens = SqlLexer.lex(text);
+      String digestText = DigestBuilder.digestText(tokens);
+      int main = KindDetector.mainIndex(tokens);
+      StatementKind kind = KindDetector.kind(tokens, main);
+      TableExtractor tables = TableExtractor.extract(tokens, kind, main);
+      ProbeKind probe = ProbeDetector.detect(tokens, kind, main);
+      return new Classification(DigestBuilder.digest(digestText), digestText, kind, tables.read,
+          tables.written, probe, text.length());
+    } catch (RuntimeException | StackOverflowError e) {
+      // Never let odd input break the application being observed: keep a crude shape.
+      String digestText = fallbackText(text);
+      return new Classification(DigestBuilder.digest(digestText), digestText,
+          StatementKind.OTHER, NONE, NONE, null, text.length());
     }
-    ProbeKind probe = text.startsWith("select @@") ? ProbeKind.VARIABLES_READ
-        : text.startsWith("set autocommit") ? ProbeKind.AUTOCOMMIT_SET : null;
-    return new Classification(Integer.toHexString(text.hashCode()), text, kind,
-        Collections.<String>emptyList(), Collections.<String>emptyList(), probe, sql.length());
   }
 
+  /**
+   * The normalized digest text alone (see {@link Classification#digestText()}).
+   *
+   * @param sql the statement text; null is treated as empty
+   * @return the digest text, never null
+   */
   public static String normalize(String sql) {
-    return sql.trim().replaceAll("\\s+", " ").replaceAll("'[^']*'|\\b\\d+\\b", "?")
-        .toLowerCase(java.util.Locale.ROOT);
+    String text = sql == null ? "" : sql;
+    try {
+      return DigestBuilder.digestText(SqlLexer.lex(text));
+    } catch (RuntimeException | StackOverflowError e) {
+      return fallbackText(text);
+    }
+  }
+
+  private static String fallbackText(String text) {
+    return text.trim().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
   }
 }
