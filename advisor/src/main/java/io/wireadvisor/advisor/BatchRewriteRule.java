@@ -28,6 +28,7 @@ public final class BatchRewriteRule implements Rule {
     long batched = 0;
     long batches = 0;
     long wire = 0;
+    long singles = 0;
     int shapes = 0;
     ShapeStats top = null;
     for (ShapeStats s : profile.shapes().values()) {
@@ -45,6 +46,8 @@ public final class BatchRewriteRule implements Rule {
       batched += s.count(Via.BATCHED_STATEMENTS);
       batches += s.count(Via.BATCHES);
       wire += s.executions();
+      // Not rewritten, every batched row is one command: the rest ran outside executeBatch().
+      singles += Math.max(0, s.executions() - s.count(Via.BATCHED_STATEMENTS));
       if (top == null || s.count(Via.BATCHED_STATEMENTS) > top.count(Via.BATCHED_STATEMENTS)) {
         top = s;
       }
@@ -66,7 +69,11 @@ public final class BatchRewriteRule implements Rule {
                 + Fmt.count(wire)
                 + " separate commands for "
                 + Fmt.count(batched)
-                + " rows.")
+                + " rows"
+                + (singles == 0
+                    ? "."
+                    : " (" + Fmt.count(singles) + " of them executions outside executeBatch()).")
+                    )
         .evidence("Largest: " + Fmt.sql(top.digestText(), 100))
         .change(Change.builder().jdbc("rewriteBatchedStatements", "true").build())
         .expectedEffect(
@@ -80,9 +87,13 @@ public final class BatchRewriteRule implements Rule {
                 + " with server prepares each distinct batch size becomes its own prepared"
                 + " statement (cache and plan-cache entries).")
         .verify("A new profile shows about one command per batch for these shapes.")
+        // The metric counts every execution of these shapes, batched or not; executions outside
+        // batches stay one command each, so they are part of the target.
         .expect(
             Expectation.atMost(
-                Metric.COMMANDS_PER_BATCHED_INSERT, profile, Math.min(0.75, 1.5 / rowsPerBatch)))
+                Metric.COMMANDS_PER_BATCHED_INSERT,
+                profile,
+                Workload.ratio(singles, batched) + Math.min(0.75, 1.5 / rowsPerBatch)))
         .build();
   }
 }

@@ -24,6 +24,18 @@ public enum Metric {
       return Workload.ratio(w.sessionProbes, w.businessExecutions);
     }
   },
+  /**
+   * Reads of the isolation level and read-only flag per business statement: the probes
+   * {@code useLocalSessionState} answers locally. SETs are not counted: the driver still sends
+   * those that change the session's state.
+   */
+  STATE_READS_PER_STATEMENT("isolation/read-only reads per statement") {
+    @Override
+    public double compute(TrafficProfile p) {
+      Workload w = Workload.of(p);
+      return Workload.ratio(w.stateReads, w.businessExecutions);
+    }
+  },
   /** COM_STMT_PREPARE per COM_STMT_EXECUTE. */
   PREPARES_PER_EXECUTE("PREPARE per EXECUTE") {
     @Override

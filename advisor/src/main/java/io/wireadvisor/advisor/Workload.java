@@ -34,6 +34,8 @@ public final class Workload {
   final int longestPreparedSql;
   final int preparedShapes;
   final long sessionProbes;
+  /** ISOLATION_READ and READ_ONLY_READ probes: what useLocalSessionState answers locally. */
+  final long stateReads;
   final long validationProbes;
 
   private Workload(TrafficProfile p) {
@@ -104,10 +106,12 @@ public final class Workload {
       }
     }
     this.sessionProbes = probes;
-    this.validationProbes =
-        p.probes().containsKey(ProbeKind.VALIDATION_QUERY)
-            ? p.probes().get(ProbeKind.VALIDATION_QUERY).count()
-            : 0;
+    this.stateReads = probeCount(p, ProbeKind.ISOLATION_READ) + probeCount(p, ProbeKind.READ_ONLY_READ);
+    this.validationProbes = probeCount(p, ProbeKind.VALIDATION_QUERY);
+  }
+
+  private static long probeCount(TrafficProfile p, ProbeKind kind) {
+    return p.probes().containsKey(kind) ? p.probes().get(kind).count() : 0;
   }
 
   /** Computes the numbers for a profile. */

@@ -95,7 +95,43 @@ class RulesTest {
       Recommendation r = rule.evaluate(BankLikeProfiles.scenario(1), null);
       assertThat(r.change().jdbcProperties()).containsOnlyKeys("useConfigs");
       assertThat(r.evidence()).anyMatch(e -> e.contains("getTransactionIsolation"));
-      assertThat(r.expectations().get(0).metric()).isEqualTo(Metric.PROBES_PER_STATEMENT);
+      assertThat(r.expectations().get(0).metric()).isEqualTo(Metric.STATE_READS_PER_STATEMENT);
+    }
+
+    /** Reads and SETs of one transaction shape: per statement, 1 isolation read and 2 autocommit SETs. */
+    TrafficProfile probing(long isolationReads, long autocommitSets) {
+      TrafficProfile p = new TrafficProfile();
+      p.addShape(shape("a", StatementKind.SELECT, 300, Via.EXECUTES, 1000));
+      if (isolationReads > 0) {
+        ProbeStats reads = new ProbeStats();
+        reads.add(isolationReads);
+        reads.addCause("getTransactionIsolation", isolationReads);
+        p.addProbe(ProbeKind.ISOLATION_READ, reads);
+      }
+      ProbeStats sets = new ProbeStats();
+      sets.add(autocommitSets);
+      sets.addCause("setAutoCommit", autocommitSets);
+      p.addProbe(ProbeKind.AUTOCOMMIT_SET, sets);
+      return p;
+    }
+
+    @Test
+    void promisesOnlyTheReadsBecauseSetsThatChangeStateStay() {
+      Recommendation r = rule.evaluate(probing(1000, 2000), null);
+      assertThat(r.expectations()).hasSize(1);
+      // maxPerformance answered the reads locally; the transaction's SET autocommit pair remains.
+      assertThat(r.expectations().get(0).check(probing(0, 2000)).status())
+          .isEqualTo(Expectation.Outcome.Status.MET);
+      assertThat(r.expectations().get(0).check(probing(500, 2000)).status())
+          .isEqualTo(Expectation.Outcome.Status.NOT_MET);
+      assertThat(r.expectedEffect()).contains("1,000 round trips fewer", "still sent");
+    }
+
+    @Test
+    void firesOnSetsAloneWithoutPromisingAMeasurableDrop() {
+      Recommendation r = rule.evaluate(probing(0, 2000), null);
+      assertThat(r).isNotNull();
+      assertThat(r.expectations()).isEmpty();
     }
 
     @Test
@@ -313,6 +349,18 @@ class RulesTest {
       assertThat(r.change().jdbcProperties()).containsEntry("rewriteBatchedStatements", "true");
       assertThat(r.expectations().get(0).check(batched("true", 100)).status())
           .isEqualTo(Expectation.Outcome.Status.MET);
+    }
+
+    @Test
+    void theTargetLeavesRoomForTheSameShapesExecutionsOutsideBatches() {
+      // 5,000 batched rows plus 2,000 single executions of the same INSERT.
+      Recommendation r = rule.evaluate(batched("false", 7000), null);
+      assertThat(r.evidence()).anyMatch(e -> e.contains("2,000 of them executions outside executeBatch()"));
+      Expectation e = r.expectations().get(0);
+      // Rewritten: 100 batch commands + the 2,000 singles, per batched row = 0.42.
+      assertThat(e.check(batched("true", 2100)).status()).isEqualTo(Expectation.Outcome.Status.MET);
+      // Not rewritten after all: still one command per row.
+      assertThat(e.check(batched("true", 7000)).status()).isEqualTo(Expectation.Outcome.Status.NOT_MET);
     }
 
     @Test
