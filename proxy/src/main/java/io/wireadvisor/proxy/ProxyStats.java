@@ -14,6 +14,10 @@ final class ProxyStats {
   final LongAdder upstreamLostMidCommand = new LongAdder();
   final LongAdder clientProtocolErrors = new LongAdder();
   final LongAdder unparseableResponses = new LongAdder();
+  /** COM_STMT_CLOSE of an id no PREPARE on that connection returned (servers ignore these). */
+  final LongAdder closesOfUnknownStatements = new LongAdder();
+  /** COM_STMT_PREPARE answered with ERR. */
+  final LongAdder preparesFailed = new LongAdder();
 
   void unparseableResponse() {
     unparseableResponses.increment();

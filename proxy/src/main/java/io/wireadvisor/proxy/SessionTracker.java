@@ -300,6 +300,8 @@ final class SessionTracker {
           recorder.command(type, -1);
           if (shape != null) {
             shape.record(Via.CLOSES);
+          } else {
+            stats.closesOfUnknownStatements.increment();
           }
           return;
         }
@@ -699,6 +701,9 @@ final class SessionTracker {
           recorder.probe(probe, ProbeStats.UNKNOWN_CAUSE);
         }
       }
+    }
+    if (p.type == CommandType.STMT_PREPARE && error) {
+      stats.preparesFailed.increment();
     }
     if (p.type == CommandType.RESET_CONNECTION && !error) {
       forgetStatements();
