@@ -70,12 +70,15 @@ final class SessionTracker {
     long startNanos;
     int lastClientSeq;
     boolean responseStarted;
+    /** Statement id -1: the statement prepared last, known only once earlier replies arrived. */
+    boolean lastPrepared;
 
     void clear() {
       type = null;
       shape = null;
       via = null;
       responseStarted = false;
+      lastPrepared = false;
     }
   }
 
@@ -347,19 +350,13 @@ final class SessionTracker {
         p.via = Via.PREPARES;
         break;
       case STMT_EXECUTE:
-        p.shape = statement(head, headLength, false);
-        p.via = Via.EXECUTES;
-        if (p.shape != null) {
-          connection.used(p.shape);
-        }
+        pendingStatement(p, head, headLength, Via.EXECUTES);
         break;
       case STMT_FETCH:
-        p.shape = statement(head, headLength, false);
-        p.via = Via.FETCHES;
+        pendingStatement(p, head, headLength, Via.FETCHES);
         break;
       case STMT_RESET:
-        p.shape = statement(head, headLength, false);
-        p.via = Via.RESETS;
+        pendingStatement(p, head, headLength, Via.RESETS);
         break;
       case CHANGE_USER:
         clientInAuth = true;
@@ -369,6 +366,17 @@ final class SessionTracker {
     }
     if (ringSize == 1) {
       startResponse(p);
+    }
+  }
+
+  private void pendingStatement(Pending p, byte[] head, int headLength, Via via)
+      throws ProtocolException {
+    p.via = via;
+    p.shape = statement(head, headLength, false);
+    // MariaDB clients pipeline PREPARE and EXECUTE(-1): resolved when the EXECUTE's turn comes.
+    p.lastPrepared = Packets.int32(head, 1) == LAST_PREPARED_ID;
+    if (p.shape != null && via == Via.EXECUTES && !p.lastPrepared) {
+      connection.used(p.shape);
     }
   }
 
@@ -495,6 +503,12 @@ final class SessionTracker {
   }
 
   private void startResponse(Pending p) {
+    if (p.lastPrepared) {
+      p.shape = lastPrepared;
+      if (p.shape != null && p.via == Via.EXECUTES) {
+        connection.used(p.shape);
+      }
+    }
     switch (p.type) {
       case QUERY:
       case STMT_EXECUTE:
