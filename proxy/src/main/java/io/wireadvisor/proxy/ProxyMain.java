@@ -153,7 +153,7 @@ public final class ProxyMain implements Callable<Integer> {
         "wire-advisor proxy "
             + WireProxy.VERSION
             + " listening on "
-            + proxy.address()
+            + new HostPort(proxy.address().getHostString(), proxy.port())
             + ", forwarding to "
             + cfg.upstreamAddress()
             + (proxy.adminPort() >= 0
