@@ -28,7 +28,12 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
     stats.upstreamConnections.incrementAndGet();
-    ctx.read();
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    Channels.writabilityChanged(ctx.channel(), inbound);
+    ctx.fireChannelWritabilityChanged();
   }
 
   @Override

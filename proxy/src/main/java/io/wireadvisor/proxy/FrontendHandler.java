@@ -7,20 +7,20 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The client side of one proxied connection: opens the upstream connection on the same event
  * loop (no cross-thread hand-off), then forwards client bytes as the {@link SessionTracker}
- * scans them, reading the next chunk only after the previous one was flushed upstream.
+ * scans them, with back-pressure from the upstream channel's writability (see {@link Channels}).
  */
 final class FrontendHandler extends ChannelInboundHandlerAdapter {
   private final ProxyContext context;
   private final List<ByteBuf> out = new ArrayList<>(4);
   private SessionTracker tracker;
   private Channel backend;
+  private boolean rejected;
 
   FrontendHandler(ProxyContext context) {
     this.context = context;
@@ -35,8 +35,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     Bootstrap b =
         new Bootstrap()
             .group(inbound.eventLoop())
-            .channel(NioSocketChannel.class)
-            .option(ChannelOption.AUTO_READ, false)
+            .channel(Transport.channel())
+            .option(ChannelOption.WRITE_BUFFER_WATER_MARK, Channels.WATER_MARK)
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.SO_KEEPALIVE, true)
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, context.config.connectTimeoutMillis())
@@ -47,7 +47,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
                 (ChannelFutureListener)
                     f -> {
                       if (f.isSuccess()) {
-                        inbound.read();
+                        inbound.config().setAutoRead(true);
                       } else {
                         context.stats.upstreamConnectFailures.increment();
                         String message =
@@ -68,6 +68,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     ByteBuf in = (ByteBuf) msg;
+    if (rejected) {
+      in.release(); // already answered with ERR and closing: nothing more goes upstream
+      return;
+    }
     context.stats.bytesFromClients.add(in.readableBytes());
     try {
       tracker.clientScanner().scan(in, out);
@@ -81,8 +85,16 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     Channels.forward(out, backend, ctx.channel());
   }
 
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    Channels.writabilityChanged(ctx.channel(), backend);
+    ctx.fireChannelWritabilityChanged();
+  }
+
   /** Ends this client's connection with an ERR packet; the proxy and other clients go on. */
   private void reject(Channel inbound, ProtocolException e) {
+    rejected = true;
+    inbound.config().setAutoRead(false);
     context.stats.clientProtocolErrors.increment();
     int seq = (tracker.clientScanner().currentSeq() + 1) & 0xff;
     String message = "wire-advisor proxy closed the connection: " + e.getMessage();

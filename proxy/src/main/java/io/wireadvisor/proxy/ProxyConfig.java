@@ -77,7 +77,7 @@ public final class ProxyConfig {
         workerThreads, recorderSettings);
   }
 
-  /** Event-loop threads for connections; 0 means Netty's default (2 x cores). */
+  /** Event-loop threads for connections; 0 means one per core. */
   public ProxyConfig withWorkerThreads(int threads) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,

@@ -76,7 +76,7 @@ public final class ProxyMain implements Callable<Integer> {
       names = "--threads",
       paramLabel = "N",
       defaultValue = "0",
-      description = "Event-loop threads for connections; 0 = 2 x cores (default: ${DEFAULT-VALUE}).")
+      description = "Event-loop threads for connections; 0 = one per core (default: ${DEFAULT-VALUE}).")
   int threads;
 
   @Option(
@@ -152,7 +152,9 @@ public final class ProxyMain implements Callable<Integer> {
     System.out.println(
         "wire-advisor proxy "
             + WireProxy.VERSION
-            + " listening on "
+            + " ("
+            + proxy.transport()
+            + ") listening on "
             + new HostPort(proxy.address().getHostString(), proxy.port())
             + ", forwarding to "
             + cfg.upstreamAddress()

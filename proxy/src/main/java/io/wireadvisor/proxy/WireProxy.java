@@ -5,12 +5,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.TrafficProfile;
@@ -35,8 +32,13 @@ public final class WireProxy implements AutoCloseable {
   private final AdminServer admin;
 
   private WireProxy(ProxyConfig config) throws IOException, InterruptedException {
-    this.boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    this.workers = new MultiThreadIoEventLoopGroup(config.workerThreads(), NioIoHandler.newFactory());
+    this.boss = Transport.group(1);
+    // One event loop per core by default: forwarding never blocks, more threads only switch.
+    this.workers =
+        Transport.group(
+            config.workerThreads() > 0
+                ? config.workerThreads()
+                : Runtime.getRuntime().availableProcessors());
     ProfileRecorder recorder = new ProfileRecorder(config.recorderSettings());
     this.context = new ProxyContext(config, recorder);
     AdminServer startedAdmin = null;
@@ -45,9 +47,11 @@ public final class WireProxy implements AutoCloseable {
       ServerBootstrap b =
           new ServerBootstrap()
               .group(boss, workers)
-              .channel(NioServerSocketChannel.class)
+              .channel(Transport.serverChannel())
+              // Reading starts once the upstream connection is up (FrontendHandler).
               .childOption(ChannelOption.AUTO_READ, false)
               .childOption(ChannelOption.TCP_NODELAY, true)
+              .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, Channels.WATER_MARK)
               .childHandler(
                   new ChannelInitializer<SocketChannel>() {
                     @Override
@@ -115,6 +119,11 @@ public final class WireProxy implements AutoCloseable {
   /** Everything recorded so far, as the profile {@code /profile} serves. */
   public TrafficProfile profile() {
     return context.recorder.snapshot();
+  }
+
+  /** The Netty transport in use: {@code epoll} or {@code nio}. */
+  public String transport() {
+    return Transport.name();
   }
 
   /** Client connections open now. */
