@@ -108,4 +108,7 @@ for threads in $THREAD_COUNTS; do
 done
 python3 "$HERE/parse_sysbench.py" --table "$RESULTS"
 echo
+echo "Every round (threads, path, round, queries/s, median µs):"
+sed 's/^/    /' "$RESULTS"
+echo
 echo "machine: $(nproc) cores, $(uname -sr); sysbench $(sysbench --version | awk '{print $2}'), $(haproxy -v | head -1 | awk '{print $1, $3}'), MariaDB $(basename "$(dirname "$BASE")" | sed 's/mariadb-//'); $TEST, $TABLES x $TABLE_SIZE rows, ${DURATION}s x $ROUNDS rounds per cell"

@@ -122,6 +122,23 @@ class FaultsIT {
   }
 
   @Test
+  void clientThatStopsReadingHoldsTheServerBackInsteadOfFillingTheProxy() throws Exception {
+    try (ProxiedServer p = ProxiedServer.start(server);
+        RawClient raw = new RawClient(p.proxy.port(), 30_000)) {
+      raw.login(server.user(), server.password(), db);
+      long before = p.proxy.stats().bytesFromServer.sum();
+      // About 209 MB of rows; the client reads none of it for a while.
+      raw.write(Wire.packet(0, Wire.query("SELECT a.id, b.pad FROM wide a, wide b")));
+      Thread.sleep(1500);
+      long buffered = p.proxy.stats().bytesFromServer.sum() - before;
+      // Only socket buffers and the proxy's water mark fill up, not the result.
+      assertThat(buffered).isLessThan(32L << 20);
+      assertThat(raw.readResult()).isEqualTo(1 + 2 + 1 + 1000 * 1000 + 1);
+      assertThat(p.proxy.stats().bytesFromServer.sum() - before).isGreaterThan(200_000_000L);
+    }
+  }
+
+  @Test
   void outOfSequenceOrMalformedPacketsCloseOnlyThatConnection() throws Exception {
     try (ProxiedServer p = ProxiedServer.start(server);
         Connection good = p.connect(db, null)) {

@@ -1,6 +1,5 @@
 package io.wireadvisor.proxy;
 
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -134,7 +133,11 @@ final class RawClient implements AutoCloseable {
   /** Sends COM_QUERY and reads packets until the result ends; returns how many it read. */
   int query(String sql) throws IOException {
     write(Wire.packet(0, Wire.query(sql)));
-    ByteArrayOutputStream ignored = new ByteArrayOutputStream();
+    return readResult();
+  }
+
+  /** Reads one COM_QUERY response to its end; returns how many packets it had. */
+  int readResult() throws IOException {
     int packets = 0;
     boolean pastColumns = false;
     while (true) {
@@ -143,7 +146,6 @@ final class RawClient implements AutoCloseable {
         throw new EOFException("closed during query");
       }
       packets++;
-      ignored.writeBytes(pkt);
       int first = pkt.length > 0 ? pkt[0] & 0xff : -1;
       if (packets == 1 && (first == 0x00 || first == 0xff)) {
         return packets;
