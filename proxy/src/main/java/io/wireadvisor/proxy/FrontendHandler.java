@@ -31,7 +31,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     Channel inbound = ctx.channel();
     context.stats.connectionsAccepted.increment();
     context.stats.clientConnections.incrementAndGet();
-    tracker = new SessionTracker(context.recorder, context.stats, context::serverVersion);
+    tracker =
+        new SessionTracker(
+            context.recorder, context.stats, context::serverVersion, context.config.tls() != null);
     Bootstrap b =
         new Bootstrap()
             .group(inbound.eventLoop())
@@ -73,8 +75,15 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     context.stats.bytesFromClients.add(in.readableBytes());
+    ByteBuf afterSslRequest = null;
     try {
       tracker.clientScanner().scan(in, out);
+      if (tracker.takeStartTls()) {
+        // What follows the SSLRequest is the client's TLS handshake: it goes through TLS first.
+        afterSslRequest = in.isReadable() ? in.readRetainedSlice(in.readableBytes()) : null;
+        ctx.pipeline().addFirst("tls", context.config.tls().newHandler(ctx.alloc()));
+        context.stats.tlsConnections.increment();
+      }
     } catch (ProtocolException e) {
       Channels.releaseAll(out);
       reject(ctx.channel(), e);
@@ -83,6 +92,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
       in.release();
     }
     Channels.forward(out, backend, ctx.channel());
+    if (afterSslRequest != null) {
+      ctx.pipeline().fireChannelRead(afterSslRequest);
+    }
   }
 
   @Override

@@ -39,10 +39,16 @@ final class PacketScanner {
     /**
      * The packet's last byte was read. {@code head} holds its first {@code headLength} payload
      * bytes (the whole payload for a held packet, which the handler may modify in place).
+     *
+     * @return {@link #FORWARD}, or for a held packet {@link #DROP_AND_STOP}: do not forward it and
+     *     stop scanning right after it (the rest of the buffer belongs to another layer, e.g. TLS)
      */
-    void packet(int length, int seq, boolean continuation, byte[] head, int headLength)
+    int packet(int length, int seq, boolean continuation, byte[] head, int headLength)
         throws ProtocolException;
   }
+
+  static final int FORWARD = 0;
+  static final int DROP_AND_STOP = 1;
 
   private static final int INITIAL_HEAD = 64;
 
@@ -60,6 +66,8 @@ final class PacketScanner {
   private boolean holding;
 
   private byte[] head = new byte[INITIAL_HEAD];
+  private int heldSeqShift;
+  private boolean stopped;
   private int headLength;
   private int captureLimit;
 
@@ -69,6 +77,14 @@ final class PacketScanner {
   PacketScanner(Handler handler, int maxHeld) {
     this.handler = handler;
     this.maxHeld = maxHeld;
+  }
+
+  /**
+   * Held packets are re-emitted with their sequence id plus {@code shift}: after a TLS upgrade
+   * the client counts one packet (the SSLRequest) that the server never saw.
+   */
+  void heldSeqShift(int shift) {
+    this.heldSeqShift = shift;
   }
 
   /** Sequence id of the packet read last (or being read). */
@@ -84,14 +100,16 @@ final class PacketScanner {
   /**
    * Scans {@code in} and adds the bytes to forward to {@code out} (retained slices or the held
    * packets). The caller still owns, and must release, {@code in}; on an exception it must
-   * release whatever was added to {@code out}.
+   * release whatever was added to {@code out}. When a held packet asked to stop, the bytes after
+   * it are left readable in {@code in} (its reader index is moved past what was scanned).
    */
   void scan(ByteBuf in, List<ByteBuf> out) throws ProtocolException {
     final int start = in.readerIndex();
     final int end = in.writerIndex();
     int idx = start;
     int passStart = holding ? -1 : start;
-    while (idx < end) {
+    stopped = false;
+    while (idx < end && !stopped) {
       if (!inBody) {
         if (headerPos == 0 && !holding && handler.holdNextPacket()) {
           if (passStart >= 0 && idx > passStart) {
@@ -126,6 +144,9 @@ final class PacketScanner {
     if (passStart >= 0 && idx > passStart) {
       out.add(passStart == start && idx == end ? in.retain() : in.retainedSlice(passStart, idx - passStart));
     }
+    if (stopped) {
+      in.readerIndex(idx);
+    }
   }
 
   private void startPacket() throws ProtocolException {
@@ -152,14 +173,19 @@ final class PacketScanner {
   /** Ends the current packet; true when a held packet was emitted (pass-through restarts). */
   private boolean endPacket(List<ByteBuf> out) throws ProtocolException {
     inBody = false;
-    handler.packet(length, seq, continuation, head, headLength);
+    int action = handler.packet(length, seq, continuation, head, headLength);
     if (!holding) {
       return false;
     }
     holding = false;
+    if (action == DROP_AND_STOP) {
+      stopped = true;
+      previousWasFull = false;
+      return true;
+    }
     ByteBuf held = Unpooled.buffer(Packets.HEADER_LENGTH + length);
     held.writeMediumLE(length);
-    held.writeByte(seq);
+    held.writeByte(seq + heldSeqShift);
     held.writeBytes(head, 0, length);
     out.add(held);
     if (head.length > 4 * INITIAL_HEAD * 1024) {

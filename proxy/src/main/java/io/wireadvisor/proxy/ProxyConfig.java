@@ -1,7 +1,11 @@
 package io.wireadvisor.proxy;
 
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
 import io.wireadvisor.profile.RecorderSettings;
+import java.io.File;
 import java.util.Objects;
+import javax.net.ssl.SSLException;
 
 /**
  * What a {@link WireProxy} listens on and forwards to. Immutable; {@code with...} methods return
@@ -17,6 +21,7 @@ public final class ProxyConfig {
   private final int connectTimeoutMillis;
   private final int workerThreads;
   private final RecorderSettings recorderSettings;
+  private final SslContext tls;
 
   private ProxyConfig(
       String listenHost,
@@ -27,7 +32,8 @@ public final class ProxyConfig {
       int adminPort,
       int connectTimeoutMillis,
       int workerThreads,
-      RecorderSettings recorderSettings) {
+      RecorderSettings recorderSettings,
+      SslContext tls) {
     this.listenHost = Objects.requireNonNull(listenHost, "listenHost");
     this.listenPort = checkPort(listenPort, "listen");
     this.upstreamHost = Objects.requireNonNull(upstreamHost, "upstreamHost");
@@ -44,6 +50,7 @@ public final class ProxyConfig {
     }
     this.workerThreads = workerThreads;
     this.recorderSettings = Objects.requireNonNull(recorderSettings, "recorderSettings");
+    this.tls = tls;
   }
 
   private static int checkPort(int port, String what) {
@@ -61,33 +68,58 @@ public final class ProxyConfig {
       String listenHost, int listenPort, String upstreamHost, int upstreamPort) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, null, -1, 5_000, 0,
-        RecorderSettings.defaults());
+        RecorderSettings.defaults(), null);
   }
 
   /** Serves the admin HTTP endpoints on {@code host:port} (port 0 picks a free one). */
   public ProxyConfig withAdmin(String host, int port) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, Objects.requireNonNull(host), port,
-        connectTimeoutMillis, workerThreads, recorderSettings);
+        connectTimeoutMillis, workerThreads, recorderSettings, tls);
   }
 
   public ProxyConfig withConnectTimeoutMillis(int millis) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort, millis,
-        workerThreads, recorderSettings);
+        workerThreads, recorderSettings, tls);
   }
 
   /** Event-loop threads for connections; 0 means one per core. */
   public ProxyConfig withWorkerThreads(int threads) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
-        connectTimeoutMillis, threads, recorderSettings);
+        connectTimeoutMillis, threads, recorderSettings, tls);
   }
 
   public ProxyConfig withRecorderSettings(RecorderSettings settings) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
-        connectTimeoutMillis, workerThreads, settings);
+        connectTimeoutMillis, workerThreads, settings, tls);
+  }
+
+  /**
+   * Terminates client TLS with this certificate chain and PKCS#8 private key (PEM files): the
+   * proxy offers CLIENT_SSL and handles the SSLRequest; the upstream connection stays plaintext.
+   *
+   * @throws IllegalArgumentException when the files cannot be read as a certificate and key
+   */
+  public ProxyConfig withTls(File certificateChainPem, File privateKeyPem) {
+    SslContext context;
+    try {
+      context = SslContextBuilder.forServer(certificateChainPem, privateKeyPem).build();
+    } catch (SSLException | IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "cannot use TLS certificate " + certificateChainPem + " with key " + privateKeyPem
+              + ": " + e.getMessage(), e);
+    }
+    return new ProxyConfig(
+        listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
+        connectTimeoutMillis, workerThreads, recorderSettings, context);
+  }
+
+  /** The server-side TLS context for clients, or null when TLS is not terminated. */
+  public SslContext tls() {
+    return tls;
   }
 
   public String listenHost() {

@@ -30,9 +30,11 @@ import picocli.CommandLine.Option;
       "A MySQL-protocol proxy: point any application (any language, any driver) at --listen;"
           + " it forwards every byte to --upstream unchanged and classifies the traffic into the"
           + " same traffic profile the wire-advisor agent writes.",
-      "TLS is not terminated: CLIENT_SSL is removed from the server greeting, so clients that"
-          + " prefer TLS fall back to plaintext and clients that require it fail with a clear error."
-          + " CLIENT_COMPRESS is removed too (compression is never negotiated through the proxy).",
+      "TLS: with --tls-cert/--tls-key the proxy terminates client TLS (the upstream connection"
+          + " stays plaintext). Without them CLIENT_SSL is removed from the server greeting, so"
+          + " clients that prefer TLS fall back to plaintext and clients that require it fail with"
+          + " a clear error. CLIENT_COMPRESS is always removed (compression is never negotiated"
+          + " through the proxy).",
       ""
     },
     footer = {
@@ -64,6 +66,20 @@ public final class ProxyMain implements Callable<Integer> {
               + " (?format=text|markdown|json|html), /health. Default: ${DEFAULT-VALUE} (loopback"
               + " only; it has no authentication, so do not expose it). 'off' disables it.")
   String admin;
+
+  @Option(
+      names = "--tls-cert",
+      paramLabel = "PEM",
+      description =
+          "Terminate client TLS with this certificate chain (PEM); needs --tls-key. The upstream"
+              + " connection stays plaintext. Without it CLIENT_SSL is not offered.")
+  Path tlsCert;
+
+  @Option(
+      names = "--tls-key",
+      paramLabel = "PEM",
+      description = "The certificate's private key (PKCS#8 PEM, unencrypted).")
+  Path tlsKey;
 
   @Option(
       names = "--connect-timeout",
@@ -183,6 +199,12 @@ public final class ProxyMain implements Callable<Integer> {
             .withWorkerThreads(threads)
             .withRecorderSettings(
                 RecorderSettings.defaults().withMaxShapes(maxShapes).withSampleSql(sampleSql));
+    if ((tlsCert == null) != (tlsKey == null)) {
+      throw new IllegalArgumentException("--tls-cert and --tls-key go together");
+    }
+    if (tlsCert != null) {
+      cfg = cfg.withTls(tlsCert.toFile(), tlsKey.toFile());
+    }
     if (!"off".equalsIgnoreCase(admin.trim())) {
       HostPort a = HostPort.parse(admin, "127.0.0.1");
       cfg = cfg.withAdmin(a.host(), a.port());
@@ -229,7 +251,8 @@ public final class ProxyMain implements Callable<Integer> {
 
   private static final java.util.List<String> KNOWN_KEYS =
       java.util.List.of(
-          "listen", "upstream", "admin", "connect-timeout", "threads", "max-shapes", "sample-sql");
+          "listen", "upstream", "admin", "connect-timeout", "threads", "max-shapes", "sample-sql",
+          "tls-cert", "tls-key");
 
   /** Reports the proxy's version for {@code --version}. */
   static final class Version implements CommandLine.IVersionProvider {

@@ -33,6 +33,7 @@ final class ProxyMetrics implements MeterBinder {
     counter(registry, "wireadvisor.proxy.client.bytes", "Bytes received from clients", "bytes", s.bytesFromClients);
     counter(registry, "wireadvisor.proxy.upstream.bytes", "Bytes received from the upstream server", "bytes", s.bytesFromServer);
     counter(registry, "wireadvisor.proxy.connections.accepted", "Client connections accepted", null, s.connectionsAccepted);
+    counter(registry, "wireadvisor.proxy.tls.connections", "Client connections that switched to TLS at the proxy", null, s.tlsConnections);
     counter(registry, "wireadvisor.proxy.upstream.connect.failures", "Upstream connection attempts that failed", null, s.upstreamConnectFailures);
     counter(registry, "wireadvisor.proxy.upstream.lost", "Upstream connections lost during a command (the client got an ERR)", null, s.upstreamLostMidCommand);
     counter(registry, "wireadvisor.proxy.client.protocol.errors", "Client connections closed for breaking the protocol", null, s.clientProtocolErrors);

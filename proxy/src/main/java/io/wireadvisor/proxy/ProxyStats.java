@@ -16,6 +16,8 @@ final class ProxyStats {
   final LongAdder unparseableResponses = new LongAdder();
   /** COM_STMT_CLOSE of an id no PREPARE on that connection returned (servers ignore these). */
   final LongAdder closesOfUnknownStatements = new LongAdder();
+  /** Client connections that switched to TLS (terminated by the proxy). */
+  final LongAdder tlsConnections = new LongAdder();
   /** COM_STMT_PREPARE answered with ERR. */
   final LongAdder preparesFailed = new LongAdder();
 

@@ -117,11 +117,30 @@ final class SessionTracker {
   private final PacketScanner clientScanner;
   private final PacketScanner serverScanner;
 
+  /** The proxy terminates TLS: CLIENT_SSL is offered to clients. */
+  private final boolean tlsOffered;
+  /** The client sent an SSLRequest; the TLS layer must be started before its next bytes. */
+  private boolean startTls;
+  /** TLS is on between client and proxy (not upstream): auth packets are renumbered. */
+  private boolean tlsShift;
+
   /**
    * @param serverVersionListener told the server's version string from the greeting, once
    */
   SessionTracker(
       ProfileRecorder recorder, ProxyStats stats, Consumer<String> serverVersionListener) {
+    this(recorder, stats, serverVersionListener, false);
+  }
+
+  /**
+   * @param tlsOffered the proxy terminates client TLS (offers CLIENT_SSL, handles SSLRequest)
+   */
+  SessionTracker(
+      ProfileRecorder recorder,
+      ProxyStats stats,
+      Consumer<String> serverVersionListener,
+      boolean tlsOffered) {
+    this.tlsOffered = tlsOffered;
     this.recorder = recorder;
     this.stats = stats;
     this.connection = recorder.openConnection();
@@ -141,6 +160,16 @@ final class SessionTracker {
   /** True after the server accepted the login; false during the handshake. */
   boolean inCommandPhase() {
     return phase == Phase.COMMAND;
+  }
+
+  /**
+   * True once, right after the client's SSLRequest was scanned: the caller must put the TLS
+   * layer in front of the client channel before handing it any further bytes.
+   */
+  boolean takeStartTls() {
+    boolean start = startTls;
+    startTls = false;
+    return start;
   }
 
   /** True until the server's greeting has been seen. */
@@ -191,7 +220,7 @@ final class SessionTracker {
   private final class ClientSide implements PacketScanner.Handler {
     @Override
     public boolean holdNextPacket() {
-      return phase == Phase.HANDSHAKE_RESPONSE;
+      return phase == Phase.HANDSHAKE_RESPONSE || (phase == Phase.AUTH && tlsShift);
     }
 
     @Override
@@ -226,48 +255,64 @@ final class SessionTracker {
     }
 
     @Override
-    public void packet(int length, int seq, boolean continuation, byte[] head, int headLength)
+    public int packet(int length, int seq, boolean continuation, byte[] head, int headLength)
         throws ProtocolException {
       switch (phase) {
         case HANDSHAKE_RESPONSE:
-          handshakeResponse(length, head);
-          return;
+          return handshakeResponse(length, head);
         case COMMAND:
           break;
         default:
-          return;
+          return PacketScanner.FORWARD;
       }
       if (clientInAuth) {
-        return;
+        return PacketScanner.FORWARD;
       }
       clientExpectedSeq = (seq + 1) & 0xff;
       if (continuation) {
         if (ringSize > 0 && length < Packets.MAX_CHUNK) {
           ring[(ringHead + ringSize - 1) % ring.length].lastClientSeq = seq;
         }
-        return;
+        return PacketScanner.FORWARD;
       }
       if (clientInLocalInfile) {
         if (length == 0) {
           clientInLocalInfile = false; // end of the file; the server answers OK or ERR
           ring[ringHead].lastClientSeq = seq;
         }
-        return;
+        return PacketScanner.FORWARD;
       }
       command(length, seq, head, headLength);
+      return PacketScanner.FORWARD;
     }
   }
 
-  private void handshakeResponse(int length, byte[] head) throws ProtocolException {
+  private int handshakeResponse(int length, byte[] head) throws ProtocolException {
     if (length < 4) {
       throw ProtocolException.malformed("handshake response of " + length + " bytes");
     }
     int caps = Packets.int32(head, 0);
     if ((caps & Capabilities.CLIENT_SSL) != 0) {
-      throw new ProtocolException(
-          Packets.ER_UNKNOWN_ERROR,
-          "TLS was requested but this wire-advisor proxy does not terminate TLS (CLIENT_SSL is"
-              + " not offered); connect without TLS");
+      if (!tlsOffered) {
+        throw new ProtocolException(
+            Packets.ER_UNKNOWN_ERROR,
+            "TLS was requested but this wire-advisor proxy does not terminate TLS (CLIENT_SSL is"
+                + " not offered); connect without TLS");
+      }
+      if (!tlsShift) {
+        if (length != 32) {
+          throw ProtocolException.malformed("SSLRequest of " + length + " bytes, not 32");
+        }
+        // The SSLRequest stays here: TLS ends at the proxy, the upstream sees a plain login.
+        startTls = true;
+        tlsShift = true;
+        clientScanner.heldSeqShift(-1);
+        serverScanner.heldSeqShift(1);
+        return PacketScanner.DROP_AND_STOP;
+      }
+      caps &= ~Capabilities.CLIENT_SSL;
+    } else if (tlsShift) {
+      throw ProtocolException.malformed("handshake response without CLIENT_SSL after TLS");
     }
     if ((caps & Capabilities.CLIENT_PROTOCOL_41) == 0) {
       throw ProtocolException.malformed("pre-4.1 clients are not supported");
@@ -284,6 +329,7 @@ final class SessionTracker {
     queryAttributes = (negotiated & Capabilities.CLIENT_QUERY_ATTRIBUTES) != 0;
     optionalMetadata = (negotiated & Capabilities.CLIENT_OPTIONAL_RESULTSET_METADATA) != 0;
     phase = Phase.AUTH;
+    return PacketScanner.FORWARD;
   }
 
   private void command(int length, int seq, byte[] head, int headLength)
@@ -419,7 +465,7 @@ final class SessionTracker {
   private final class ServerSide implements PacketScanner.Handler {
     @Override
     public boolean holdNextPacket() {
-      return phase == Phase.GREETING;
+      return phase == Phase.GREETING || (phase == Phase.AUTH && tlsShift);
     }
 
     @Override
@@ -428,33 +474,35 @@ final class SessionTracker {
     }
 
     @Override
-    public void packet(int length, int seq, boolean continuation, byte[] head, int headLength) {
+    public int packet(int length, int seq, boolean continuation, byte[] head, int headLength) {
       serverNextSeq = (seq + 1) & 0xff;
       if (continuation) {
-        return;
+        return PacketScanner.FORWARD;
       }
       switch (phase) {
         case GREETING:
           greeting(length, head);
-          return;
+          break;
         case AUTH:
           if (headLength > 0) {
             int first = head[0] & 0xff;
-            if (first == Packets.OK) {
-              phase = Phase.COMMAND;
-            } else if (first == Packets.ERR) {
-              phase = Phase.OPAQUE; // the server closes the connection next
+            if (first == Packets.OK || first == Packets.ERR) {
+              // OK: logged in; ERR: the server closes the connection next.
+              phase = first == Packets.OK ? Phase.COMMAND : Phase.OPAQUE;
+              // Sequence ids restart with each command: no renumbering after this packet.
+              clientScanner.heldSeqShift(0);
             }
           }
-          return;
+          break;
         case COMMAND:
           if (ringSize > 0) {
             response(length, head, headLength);
           }
-          return;
+          break;
         default:
-          return;
+          break;
       }
+      return PacketScanner.FORWARD;
     }
   }
 
@@ -485,6 +533,9 @@ final class SessionTracker {
         ~(Capabilities.CLIENT_SSL
             | Capabilities.CLIENT_COMPRESS
             | Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM);
+    if (tlsOffered) {
+      caps |= Capabilities.CLIENT_SSL; // offered by the proxy, whatever the upstream offers
+    }
     head[lowerAt] = (byte) caps;
     head[lowerAt + 1] = (byte) (caps >>> 8);
     if (upperAt > 0) {

@@ -35,11 +35,12 @@ class PacketScannerTest {
     }
 
     @Override
-    public void packet(int length, int seq, boolean continuation, byte[] head, int headLength) {
+    public int packet(int length, int seq, boolean continuation, byte[] head, int headLength) {
       packets.add(length + "/" + seq + (continuation ? "c" : "") + ":" + headLength);
       if (headLength > 0) {
         head[0] ^= (byte) 0xff; // a held packet must come out with this change, others not
       }
+      return PacketScanner.FORWARD;
     }
   }
 

@@ -25,7 +25,7 @@ class ProxyMainTest {
     for (String flag :
         new String[] {
           "--listen", "--upstream", "--admin", "--connect-timeout", "--threads", "--max-shapes",
-          "--sample-sql", "--config", "--help", "--version"
+          "--sample-sql", "--config", "--tls-cert", "--tls-key", "--help", "--version"
         }) {
       assertThat(help).as(flag).contains(flag);
     }
@@ -64,6 +64,12 @@ class ProxyMainTest {
     assertThat(cfg.listenPort()).isEqualTo(5000);
     assertThat(cfg.adminHost()).isNull();
     assertThat(cfg.recorderSettings().maxShapes()).isEqualTo(77);
+  }
+
+  @Test
+  void tlsCertificateWithoutKeyIsAUsageError() {
+    assertThat(run("--upstream", "db:4000", "--admin", "off", "--tls-cert", "/nonexistent.pem")).isEqualTo(2);
+    assertThat(err.toString()).contains("--tls-cert and --tls-key go together");
   }
 
   @Test

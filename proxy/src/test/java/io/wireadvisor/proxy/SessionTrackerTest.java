@@ -66,6 +66,41 @@ class SessionTrackerTest {
   }
 
   @Test
+  void withTlsTheSslRequestStaysAtTheProxyAndAuthPacketsAreRenumbered() throws Exception {
+    TrackerHarness h = new TrackerHarness(true);
+    // The upstream offers no TLS; the proxy offers it.
+    byte[] greeting = h.server(packet(0, Wire.greeting("8.0.36", CAPS, "mysql_native_password")));
+    assertThat(Packets.uint16(greeting, 4 + 1 + "8.0.36".length() + 1 + 4 + 8 + 1) & Capabilities.CLIENT_SSL)
+        .isNotZero();
+    int tlsCaps = CAPS | Capabilities.CLIENT_SSL;
+    byte[] sslRequest = concat(Wire.int4(tlsCaps), Wire.int4(1 << 24), bytes(33), new byte[23]);
+    // The TLS ClientHello follows in the same read: the scanner must stop after the request.
+    io.netty.buffer.ByteBuf in =
+        io.netty.buffer.Unpooled.wrappedBuffer(concat(packet(1, sslRequest), bytes(0x16, 0x03, 0x01)));
+    java.util.List<io.netty.buffer.ByteBuf> out = new java.util.ArrayList<>();
+    try {
+      h.tracker.clientScanner().scan(in, out);
+      assertThat(out).isEmpty();
+      assertThat(h.tracker.takeStartTls()).isTrue();
+      assertThat(h.tracker.takeStartTls()).isFalse();
+      assertThat(in.readableBytes()).isEqualTo(3);
+    } finally {
+      in.release();
+    }
+    // After TLS (decrypted by the TLS layer): the response arrives as packet 2, goes up as 1.
+    byte[] response = Wire.handshakeResponse(tlsCaps, "app", new byte[20], "mysql_native_password");
+    assertThat(h.client(packet(2, response)))
+        .isEqualTo(packet(1, Wire.handshakeResponse(CAPS, "app", new byte[20], "mysql_native_password")));
+    byte[] authSwitch = concat(bytes(0xfe), Wire.nul("mysql_native_password"), new byte[20], bytes(0));
+    assertThat(h.server(packet(2, authSwitch))).isEqualTo(packet(3, authSwitch));
+    assertThat(h.client(packet(4, new byte[20]))).isEqualTo(packet(3, new byte[20]));
+    assertThat(h.server(packet(4, Wire.ok(2)))).isEqualTo(packet(5, Wire.ok(2)));
+    assertThat(h.tracker.inCommandPhase()).isTrue();
+    // Commands are numbered from 0 again on both sides: no renumbering.
+    assertSelectOneWorks(h, false);
+  }
+
+  @Test
   void clientCompressionFlagIsClearedWhenNotOffered() throws Exception {
     TrackerHarness h = new TrackerHarness();
     h.server(packet(0, Wire.greeting("8.0.36", CAPS | Capabilities.CLIENT_COMPRESS, "mysql_native_password")));

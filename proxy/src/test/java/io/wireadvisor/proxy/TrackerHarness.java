@@ -24,7 +24,16 @@ final class TrackerHarness {
   final ProfileRecorder recorder = new ProfileRecorder(RecorderSettings.defaults());
   final ProxyStats stats = new ProxyStats();
   final List<String> versions = new ArrayList<>();
-  final SessionTracker tracker = new SessionTracker(recorder, stats, versions::add);
+  final SessionTracker tracker;
+
+  TrackerHarness() {
+    this(false);
+  }
+
+  /** @param tls the proxy terminates client TLS */
+  TrackerHarness(boolean tls) {
+    tracker = new SessionTracker(recorder, stats, versions::add, tls);
+  }
 
   /** Bytes from the server; returns what the proxy forwards to the client. */
   byte[] server(byte[]... packets) throws ProtocolException {
