@@ -43,13 +43,19 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
     try {
       tracker.serverScanner().scan(in, out);
     } catch (ProtocolException e) {
-      // Only a handshake packet too large to hold gets here: not a MySQL server.
+      // A greeting too large to hold (not a MySQL server), or a login the proxy refuses to relay.
       Channels.releaseAll(out);
-      inbound
-          .writeAndFlush(
-              Packets.preHandshakeErr(
-                  inbound.alloc(), e.code(), "wire-advisor proxy: upstream " + e.getMessage()))
-          .addListener(ChannelFutureListener.CLOSE);
+      ByteBuf err =
+          tracker.awaitingGreeting()
+              ? Packets.preHandshakeErr(
+                  inbound.alloc(), e.code(), "wire-advisor proxy: upstream " + e.getMessage())
+              : Packets.err(
+                  inbound.alloc(),
+                  tracker.serverScanner().currentSeq() + 2, // next id, renumbered as under TLS
+                  e.code(),
+                  "28000",
+                  "wire-advisor proxy: " + e.getMessage());
+      inbound.writeAndFlush(err).addListener(ChannelFutureListener.CLOSE);
       ctx.close();
       return;
     } finally {

@@ -34,6 +34,8 @@ final class Packets {
   static final int ER_NET_PACKETS_OUT_OF_ORDER = 1156;
   /** MySQL's ER_MALFORMED_PACKET. */
   static final int ER_MALFORMED_PACKET = 1835;
+  /** MySQL's ER_ACCESS_DENIED_ERROR. */
+  static final int ER_ACCESS_DENIED = 1045;
   /** MySQL's ER_UNKNOWN_ERROR, used for the proxy's own upstream failures. */
   static final int ER_UNKNOWN_ERROR = 1105;
   /** Communication link failure: drivers and pools treat the connection as broken. */

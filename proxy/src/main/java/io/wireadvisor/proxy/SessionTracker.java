@@ -474,7 +474,8 @@ final class SessionTracker {
     }
 
     @Override
-    public int packet(int length, int seq, boolean continuation, byte[] head, int headLength) {
+    public int packet(int length, int seq, boolean continuation, byte[] head, int headLength)
+        throws ProtocolException {
       serverNextSeq = (seq + 1) & 0xff;
       if (continuation) {
         return PacketScanner.FORWARD;
@@ -484,6 +485,9 @@ final class SessionTracker {
           greeting(length, head);
           break;
         case AUTH:
+          if (tlsShift) {
+            refuseCleartextUpstream(length, head);
+          }
           if (headLength > 0) {
             int first = head[0] & 0xff;
             if (first == Packets.OK || first == Packets.ERR) {
@@ -503,6 +507,33 @@ final class SessionTracker {
           break;
       }
       return PacketScanner.FORWARD;
+    }
+  }
+
+  /**
+   * With TLS only between client and proxy, a client that is asked for its password in clear
+   * (caching_sha2_password or sha256_password full authentication, mysql_clear_password) would
+   * send it in clear, and the proxy would forward it over the plaintext upstream connection.
+   * Refuse instead: the password never leaves the client.
+   */
+  private void refuseCleartextUpstream(int length, byte[] head) throws ProtocolException {
+    boolean fullAuth = length == 2 && head[0] == Packets.AUTH_MORE_DATA && head[1] == 0x04;
+    String plugin = null;
+    if (length > 1 && (head[0] & 0xff) == Packets.EOF) {
+      int end = 1;
+      while (end < length && head[end] != 0) {
+        end++;
+      }
+      plugin = QueryPacket.sql(head, 1, end);
+    }
+    if (fullAuth || "mysql_clear_password".equals(plugin) || "sha256_password".equals(plugin)) {
+      throw new ProtocolException(
+          Packets.ER_ACCESS_DENIED,
+          "the server asks for the password in full ("
+              + (fullAuth ? "caching_sha2_password full authentication" : plugin)
+              + "), which would cross the proxy's plaintext upstream connection; log in once"
+              + " without TLS (fills the server's cache for fast authentication) or use"
+              + " mysql_native_password");
     }
   }
 

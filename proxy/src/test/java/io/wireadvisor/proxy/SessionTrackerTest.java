@@ -101,6 +101,30 @@ class SessionTrackerTest {
   }
 
   @Test
+  void withTlsOnlyToTheProxyAPasswordInClearIsNeverRelayedUpstream() throws Exception {
+    for (byte[] ask :
+        new byte[][] {
+          bytes(0x01, 0x04), // caching_sha2_password: perform full authentication
+          concat(bytes(0xfe), Wire.nul("mysql_clear_password")),
+        }) {
+      TrackerHarness h = new TrackerHarness(true);
+      h.server(packet(0, Wire.greeting("8.0.36", CAPS, "caching_sha2_password")));
+      int tlsCaps = CAPS | Capabilities.CLIENT_SSL;
+      h.client(packet(1, concat(Wire.int4(tlsCaps), Wire.int4(1 << 24), bytes(33), new byte[23])));
+      assertThat(h.tracker.takeStartTls()).isTrue();
+      h.client(packet(2, Wire.handshakeResponse(tlsCaps, "app", new byte[32], "caching_sha2_password")));
+      assertThatThrownBy(() -> h.server(packet(2, ask)))
+          .isInstanceOf(ProtocolException.class)
+          .hasMessageContaining("plaintext upstream");
+    }
+    // Without client TLS the same request passes through (the RSA exchange protects it).
+    TrackerHarness plain = new TrackerHarness(true);
+    plain.server(packet(0, Wire.greeting("8.0.36", CAPS, "caching_sha2_password")));
+    plain.client(packet(1, Wire.handshakeResponse(CAPS, "app", new byte[32], "caching_sha2_password")));
+    assertThat(plain.server(packet(2, bytes(0x01, 0x04)))).isEqualTo(packet(2, bytes(0x01, 0x04)));
+  }
+
+  @Test
   void clientCompressionFlagIsClearedWhenNotOffered() throws Exception {
     TrackerHarness h = new TrackerHarness();
     h.server(packet(0, Wire.greeting("8.0.36", CAPS | Capabilities.CLIENT_COMPRESS, "mysql_native_password")));
