@@ -51,6 +51,8 @@ final class PacketScanner {
   static final int DROP_AND_STOP = 1;
 
   private static final int INITIAL_HEAD = 64;
+  /** A head buffer grown past this for one large packet is dropped after it (bounded idle memory). */
+  private static final int KEEP_HEAD = 16 * 1024;
 
   private final Handler handler;
   private final int maxHeld;
@@ -175,6 +177,9 @@ final class PacketScanner {
     inBody = false;
     int action = handler.packet(length, seq, continuation, head, headLength);
     if (!holding) {
+      if (head.length > KEEP_HEAD) {
+        head = new byte[INITIAL_HEAD];
+      }
       return false;
     }
     holding = false;
@@ -188,7 +193,7 @@ final class PacketScanner {
     held.writeByte(seq + heldSeqShift);
     held.writeBytes(head, 0, length);
     out.add(held);
-    if (head.length > 4 * INITIAL_HEAD * 1024) {
+    if (head.length > KEEP_HEAD) {
       head = new byte[INITIAL_HEAD]; // a large handshake packet must not pin its buffer
     }
     return true;

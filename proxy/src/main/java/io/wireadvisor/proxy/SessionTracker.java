@@ -99,8 +99,8 @@ final class SessionTracker {
   private boolean clientInLocalInfile;
   private boolean clientInAuth;
 
-  // Pending commands, oldest first.
-  private final Pending[] ring = new Pending[MAX_PIPELINED];
+  // Pending commands, oldest first; grows (to MAX_PIPELINED) only for clients that pipeline.
+  private Pending[] ring = new Pending[4];
   private int ringHead;
   private int ringSize;
 
@@ -375,9 +375,17 @@ final class SessionTracker {
       default:
         break;
     }
-    if (ringSize == ring.length) {
+    if (ringSize == MAX_PIPELINED) {
       throw ProtocolException.malformed(
           "more than " + MAX_PIPELINED + " commands sent without waiting for a response");
+    }
+    if (ringSize == ring.length) {
+      Pending[] bigger = new Pending[ring.length * 2];
+      for (int i = 0; i < ringSize; i++) {
+        bigger[i] = ring[(ringHead + i) % ring.length];
+      }
+      ring = bigger;
+      ringHead = 0;
     }
     Pending p = push(type, seq);
     switch (type) {

@@ -236,6 +236,32 @@ class SessionTrackerTest {
   }
 
   @Test
+  void deepPipelinesAreMatchedInOrderUpToTheLimit() throws Exception {
+    TrackerHarness h = new TrackerHarness().loggedIn(DEPRECATE);
+    for (int i = 0; i < 100; i++) {
+      h.client(packet(0, Wire.query("SELECT " + i)), packet(0, bytes(0x0e)));
+    }
+    assertThat(h.tracker.pendingCommands()).isEqualTo(200);
+    for (int i = 0; i < 100; i++) {
+      h.server(packet(1, Wire.err(1064, "syntax")));
+      h.server(packet(1, Wire.ok(2)));
+    }
+    TrafficProfile p = h.profile();
+    assertThat(p.count(CommandType.QUERY)).isEqualTo(100);
+    assertThat(p.count(CommandType.PING)).isEqualTo(100);
+    // Every ERR went to a query, every OK to a ping.
+    assertThat(p.total(Via.ERRORS)).isEqualTo(100);
+    assertThat(h.tracker.pendingCommands()).isZero();
+    TrackerHarness flood = new TrackerHarness().loggedIn(DEPRECATE);
+    for (int i = 0; i < SessionTracker.MAX_PIPELINED; i++) {
+      flood.client(packet(0, bytes(0x0e)));
+    }
+    assertThatThrownBy(() -> flood.client(packet(0, bytes(0x0e))))
+        .isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("without waiting");
+  }
+
+  @Test
   void okWithMoreResultsThenErrorEndsTheCommandAsFailed() throws Exception {
     TrackerHarness h = new TrackerHarness().loggedIn(DEPRECATE);
     h.client(packet(0, Wire.query("UPDATE t SET a = 1; SELECT nope")));
