@@ -78,7 +78,7 @@ listen mysql
 CFG
 haproxy -f "$WORK/haproxy.cfg" -db > "$WORK/haproxy.log" 2>&1 &
 PIDS+=($!)
-java -jar "$JAR" --listen "127.0.0.1:$PROXY_PORT" --upstream "127.0.0.1:$DB_PORT" --admin off \
+java ${PROXY_JAVA_OPTS:-} -jar "$JAR" --listen "127.0.0.1:$PROXY_PORT" --upstream "127.0.0.1:$DB_PORT" --admin off \
   > "$WORK/proxy.log" 2>&1 &
 PIDS+=($!)
 wait_port "$HA_PORT"

@@ -39,7 +39,7 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     ByteBuf in = (ByteBuf) msg;
-    stats.bytesFromServer.add(in.readableBytes());
+    countBytes(in.readableBytes());
     try {
       tracker.serverScanner().scan(in, out);
     } catch (ProtocolException e) {
@@ -64,8 +64,21 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
     Channels.forward(out, inbound, ctx.channel());
   }
 
+  /** Bytes read but not yet added to the shared counter (one add per MiB, not per read). */
+  private long uncountedBytes;
+
+  private void countBytes(int n) {
+    uncountedBytes += n;
+    if (uncountedBytes >= 1 << 20) {
+      stats.bytesFromServer.add(uncountedBytes);
+      uncountedBytes = 0;
+    }
+  }
+
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    stats.bytesFromServer.add(uncountedBytes);
+    uncountedBytes = 0;
     stats.upstreamConnections.decrementAndGet();
     if (!inbound.isActive()) {
       tracker.close();

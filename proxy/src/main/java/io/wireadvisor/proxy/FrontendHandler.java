@@ -74,7 +74,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
       in.release(); // already answered with ERR and closing: nothing more goes upstream
       return;
     }
-    context.stats.bytesFromClients.add(in.readableBytes());
+    countBytes(in.readableBytes());
     ByteBuf afterSslRequest = null;
     try {
       tracker.clientScanner().scan(in, out);
@@ -120,8 +120,21 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /** Bytes read but not yet added to the shared counter (one add per MiB, not per read). */
+  private long uncountedBytes;
+
+  private void countBytes(int n) {
+    uncountedBytes += n;
+    if (uncountedBytes >= 1 << 20) {
+      context.stats.bytesFromClients.add(uncountedBytes);
+      uncountedBytes = 0;
+    }
+  }
+
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    context.stats.bytesFromClients.add(uncountedBytes);
+    uncountedBytes = 0;
     context.stats.clientConnections.decrementAndGet();
     if (tracker != null) {
       tracker.close();

@@ -30,8 +30,8 @@ final class ProxyMetrics implements MeterBinder {
   @Override
   public void bindTo(MeterRegistry registry) {
     ProxyStats s = proxy.stats();
-    counter(registry, "wireadvisor.proxy.client.bytes", "Bytes received from clients", "bytes", s.bytesFromClients);
-    counter(registry, "wireadvisor.proxy.upstream.bytes", "Bytes received from the upstream server", "bytes", s.bytesFromServer);
+    counter(registry, "wireadvisor.proxy.client.bytes", "Bytes received from clients (added per MiB and at connection close)", "bytes", s.bytesFromClients);
+    counter(registry, "wireadvisor.proxy.upstream.bytes", "Bytes received from the upstream server (added per MiB and at connection close)", "bytes", s.bytesFromServer);
     counter(registry, "wireadvisor.proxy.connections.accepted", "Client connections accepted", null, s.connectionsAccepted);
     counter(registry, "wireadvisor.proxy.tls.connections", "Client connections that switched to TLS at the proxy", null, s.tlsConnections);
     counter(registry, "wireadvisor.proxy.upstream.connect.failures", "Upstream connection attempts that failed", null, s.upstreamConnectFailures);

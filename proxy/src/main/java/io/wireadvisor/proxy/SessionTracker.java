@@ -8,6 +8,7 @@ import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
 import io.wireadvisor.profile.Via;
 import io.wireadvisor.sql.ProbeKind;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.function.Consumer;
 
 /**
@@ -112,6 +113,12 @@ final class SessionTracker {
   private int serverNextSeq;
 
   private final HashMap<Integer, ShapeHandle> statements = new HashMap<>();
+  /**
+   * Digests this connection already reported as used: the recorder's per-connection set is
+   * concurrent (a lock per insert), this one is checked first, lock-free. Bounded by the
+   * recorder's shape cap.
+   */
+  private final HashSet<String> usedDigests = new HashSet<>();
   private ShapeHandle lastPrepared;
 
   private final PacketScanner clientScanner;
@@ -395,7 +402,7 @@ final class SessionTracker {
           if (offset > 0) {
             p.shape = recorder.shape(QueryPacket.sql(head, offset, headLength));
             p.via = Via.TEXT_EXECUTES;
-            connection.used(p.shape);
+            used(p.shape);
           }
           break;
         }
@@ -430,7 +437,7 @@ final class SessionTracker {
     // MariaDB clients pipeline PREPARE and EXECUTE(-1): resolved when the EXECUTE's turn comes.
     p.lastPrepared = Packets.int32(head, 1) == LAST_PREPARED_ID;
     if (p.shape != null && via == Via.EXECUTES && !p.lastPrepared) {
-      connection.used(p.shape);
+      used(p.shape);
     }
   }
 
@@ -596,7 +603,7 @@ final class SessionTracker {
     if (p.lastPrepared) {
       p.shape = lastPrepared;
       if (p.shape != null && p.via == Via.EXECUTES) {
-        connection.used(p.shape);
+        used(p.shape);
       }
     }
     switch (p.type) {
@@ -815,6 +822,12 @@ final class SessionTracker {
     pop();
     if (ringSize > 0) {
       startResponse(ring[ringHead]);
+    }
+  }
+
+  private void used(ShapeHandle shape) {
+    if (usedDigests.add(shape.digest())) {
+      connection.used(shape);
     }
   }
 

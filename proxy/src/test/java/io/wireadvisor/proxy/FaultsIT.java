@@ -79,9 +79,7 @@ class FaultsIT {
                     return null;
                   }
                 });
-        waitFor(() -> upstream.profile().count(io.wireadvisor.profile.CommandType.QUERY) > 0
-            && front.stats().bytesFromClients.sum() > 0 ? 1 : 0, 1);
-        Thread.sleep(200);
+        waitFor(this::sleepingQueries, 1); // the SLEEP runs on the server
         upstream.close(); // the upstream dies while SLEEP(60) runs
         // Well before the 60 s sleep or the 120 s socket timeout: the proxy answered with ERR.
         assertThatThrownBy(() -> sleeping.get(20, java.util.concurrent.TimeUnit.SECONDS))
@@ -168,6 +166,19 @@ class FaultsIT {
       }
       assertThat(p.proxy.clientProtocolErrors()).isEqualTo(bad.length);
       waitFor(p.proxy::upstreamConnections, 1);
+    }
+  }
+
+  private int sleepingQueries() {
+    try (Connection c = server.connect(db, null);
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE INFO = 'SELECT SLEEP(60)'")) {
+      rs.next();
+      return rs.getInt(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
     }
   }
 
