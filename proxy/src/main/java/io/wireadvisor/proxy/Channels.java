@@ -21,13 +21,6 @@ final class Channels {
   /** 32 KiB low, 64 KiB high: about one read buffer; enough to keep both sockets busy. */
   static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(32 * 1024, 64 * 1024);
 
-  private static final ChannelFutureListener CLOSE_BOTH_ON_FAILURE =
-      f -> {
-        if (!f.isSuccess()) {
-          f.channel().close();
-        }
-      };
-
   private Channels() {}
 
   /** Closes {@code ch} once everything written to it so far has been flushed. */
@@ -56,11 +49,13 @@ final class Channels {
     if (buffers.isEmpty()) {
       return; // a held handshake packet is still incomplete
     }
+    // Void promises: a failed write reaches the handler's exceptionCaught, which closes the
+    // channel (and channelInactive its peer); no promise object per write.
     int last = buffers.size() - 1;
     for (int i = 0; i < last; i++) {
       to.write(buffers.get(i), to.voidPromise());
     }
-    to.writeAndFlush(buffers.get(last)).addListener(CLOSE_BOTH_ON_FAILURE);
+    to.writeAndFlush(buffers.get(last), to.voidPromise());
     buffers.clear();
     if (!to.isWritable()) {
       from.config().setAutoRead(false);
