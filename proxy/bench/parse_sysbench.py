@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Reads sysbench 1.0 run output (with --histogram=on) into one TSV line, or prints the table.
+
+    parse_sysbench.py THREADS TARGET ROUND LOGFILE   -> threads target round qps median_us
+    parse_sysbench.py --table RESULTS.tsv            -> Markdown table, median round per cell
+
+The median latency comes from the histogram (values printed to 1 µs), not from sysbench's
+"50th percentile" line, which is rounded to 10 µs.
+"""
+import re
+import statistics
+import sys
+
+
+def parse(path):
+    qps = None
+    buckets = []
+    in_histogram = False
+    for line in open(path):
+        m = re.search(r"queries:\s+\d+\s+\(([\d.]+) per sec", line)
+        if m:
+            qps = float(m.group(1))
+        if "distribution" in line:
+            in_histogram = True
+            continue
+        if in_histogram:
+            m = re.match(r"\s*([\d.]+)\s+\|\**\s+(\d+)\s*$", line)
+            if m:
+                buckets.append((float(m.group(1)), int(m.group(2))))
+            elif line.strip() == "" and buckets:
+                in_histogram = False
+    total = sum(c for _, c in buckets)
+    seen = 0
+    median_ms = None
+    for value, count in buckets:
+        seen += count
+        if seen * 2 >= total:
+            median_ms = value
+            break
+    if qps is None or median_ms is None:
+        raise SystemExit(f"cannot parse {path}")
+    return qps, median_ms * 1000.0
+
+
+def table(path):
+    cells = {}
+    for line in open(path):
+        threads, target, _round, qps, median = line.split()
+        cells.setdefault((int(threads), target), []).append((float(qps), float(median)))
+    print("| threads | path | queries/s | vs direct | vs HAProxy | median latency | added vs direct |")
+    print("|---:|---|---:|---:|---:|---:|---:|")
+    for threads in sorted({t for t, _ in cells}):
+        med = {}
+        for target in ("direct", "haproxy", "proxy"):
+            runs = cells.get((threads, target), [])
+            if runs:
+                med[target] = (statistics.median(q for q, _ in runs), statistics.median(m for _, m in runs))
+        for target in ("direct", "haproxy", "proxy"):
+            if target not in med:
+                continue
+            qps, lat = med[target]
+            vs_direct = qps / med["direct"][0] if "direct" in med else float("nan")
+            vs_ha = qps / med["haproxy"][0] if "haproxy" in med else float("nan")
+            added = lat - med["direct"][1] if "direct" in med else float("nan")
+            name = {"direct": "direct", "haproxy": "HAProxy (TCP mode)", "proxy": "wire-advisor proxy"}[target]
+            print(f"| {threads} | {name} | {qps:,.0f} | {vs_direct:.2f} | {vs_ha:.2f} | {lat:.0f} µs | {added:+.0f} µs |")
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--table":
+        table(sys.argv[2])
+    else:
+        threads, target, rnd, path = sys.argv[1:5]
+        qps, median_us = parse(path)
+        print(f"{threads}\t{target}\t{rnd}\t{qps:.1f}\t{median_us:.1f}")

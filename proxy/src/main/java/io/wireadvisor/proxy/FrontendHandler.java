@@ -1,0 +1,153 @@
+package io.wireadvisor.proxy;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The client side of one proxied connection: opens the upstream connection on the same event
+ * loop (no cross-thread hand-off), then forwards client bytes as the {@link SessionTracker}
+ * scans them, with back-pressure from the upstream channel's writability (see {@link Channels}).
+ */
+final class FrontendHandler extends ChannelInboundHandlerAdapter {
+  private final ProxyContext context;
+  private final List<ByteBuf> out = new ArrayList<>(4);
+  private SessionTracker tracker;
+  private Channel backend;
+  private boolean rejected;
+
+  FrontendHandler(ProxyContext context) {
+    this.context = context;
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    Channel inbound = ctx.channel();
+    context.stats.connectionsAccepted.increment();
+    context.stats.clientConnections.incrementAndGet();
+    tracker =
+        new SessionTracker(
+            context.recorder, context.stats, context::serverVersion, context.config.tls() != null);
+    Bootstrap b =
+        new Bootstrap()
+            .group(inbound.eventLoop())
+            .channel(Transport.channel())
+            .option(ChannelOption.WRITE_BUFFER_WATER_MARK, Channels.WATER_MARK)
+            .option(ChannelOption.TCP_NODELAY, true)
+            .option(ChannelOption.SO_KEEPALIVE, true)
+            .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, context.config.connectTimeoutMillis())
+            .handler(new BackendHandler(inbound, tracker, context.stats));
+    backend =
+        b.connect(context.config.upstreamHost(), context.config.upstreamPort())
+            .addListener(
+                (ChannelFutureListener)
+                    f -> {
+                      if (f.isSuccess()) {
+                        inbound.config().setAutoRead(true);
+                      } else {
+                        context.stats.upstreamConnectFailures.increment();
+                        String message =
+                            "wire-advisor proxy cannot reach upstream "
+                                + context.config.upstreamAddress()
+                                + ": "
+                                + f.cause().getMessage();
+                        inbound
+                            .writeAndFlush(
+                                Packets.preHandshakeErr(
+                                    inbound.alloc(), Packets.ER_UNKNOWN_ERROR, message))
+                            .addListener(ChannelFutureListener.CLOSE);
+                      }
+                    })
+            .channel();
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    ByteBuf in = (ByteBuf) msg;
+    if (rejected) {
+      in.release(); // already answered with ERR and closing: nothing more goes upstream
+      return;
+    }
+    countBytes(in.readableBytes());
+    ByteBuf afterSslRequest = null;
+    try {
+      tracker.clientScanner().scan(in, out);
+      if (tracker.takeStartTls()) {
+        // What follows the SSLRequest is the client's TLS handshake: it goes through TLS first.
+        afterSslRequest = in.isReadable() ? in.readRetainedSlice(in.readableBytes()) : null;
+        ctx.pipeline().addFirst("tls", context.config.tls().newHandler(ctx.alloc()));
+        context.stats.tlsConnections.increment();
+      }
+    } catch (ProtocolException e) {
+      Channels.releaseAll(out);
+      reject(ctx.channel(), e);
+      return;
+    } finally {
+      in.release();
+    }
+    Channels.forward(out, backend, ctx.channel());
+    if (afterSslRequest != null) {
+      ctx.pipeline().fireChannelRead(afterSslRequest);
+    }
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    Channels.writabilityChanged(ctx.channel(), backend);
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  /** Ends this client's connection with an ERR packet; the proxy and other clients go on. */
+  private void reject(Channel inbound, ProtocolException e) {
+    rejected = true;
+    inbound.config().setAutoRead(false);
+    context.stats.clientProtocolErrors.increment();
+    int seq = (tracker.clientScanner().currentSeq() + 1) & 0xff;
+    String message = "wire-advisor proxy closed the connection: " + e.getMessage();
+    ByteBuf err =
+        tracker.inCommandPhase() || tracker.clientScanner().currentSeq() > 0
+            ? Packets.err(inbound.alloc(), seq, e.code(), Packets.SQLSTATE_LINK_FAILURE, message)
+            : Packets.preHandshakeErr(inbound.alloc(), e.code(), message);
+    inbound.writeAndFlush(err).addListener(ChannelFutureListener.CLOSE);
+    if (backend != null) {
+      backend.close();
+    }
+  }
+
+  /** Bytes read but not yet added to the shared counter (one add per MiB, not per read). */
+  private long uncountedBytes;
+
+  private void countBytes(int n) {
+    uncountedBytes += n;
+    if (uncountedBytes >= 1 << 20) {
+      context.stats.bytesFromClients.add(uncountedBytes);
+      uncountedBytes = 0;
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    context.stats.bytesFromClients.add(uncountedBytes);
+    uncountedBytes = 0;
+    context.stats.clientConnections.decrementAndGet();
+    if (tracker != null) {
+      tracker.close();
+    }
+    // A client gone mid-result must not leave the server streaming to nobody.
+    if (backend != null) {
+      backend.close();
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    // Connection resets and the like end this connection only.
+    ctx.close();
+  }
+}

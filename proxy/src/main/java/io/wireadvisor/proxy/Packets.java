@@ -1,0 +1,137 @@
+package io.wireadvisor.proxy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * MySQL packet layout helpers: every packet is a 4-byte header and a payload.
+ *
+ * <pre>
+ * +---------------------+--------+-------------------------+
+ * | payload length (3)  | seq (1)| payload (length bytes)  |
+ * | little endian       |        |                         |
+ * +---------------------+--------+-------------------------+
+ * </pre>
+ *
+ * A payload of 0xFFFFFF bytes or more is split into chunks of 0xFFFFFF bytes with consecutive
+ * sequence ids; a chunk shorter than 0xFFFFFF (possibly empty) ends it.
+ *
+ * @see <a href="https://dev.mysql.com/doc/dev/mysql-server/latest/page_protocol_basic_packets.html">
+ *     MySQL packets</a>
+ */
+final class Packets {
+  static final int HEADER_LENGTH = 4;
+  static final int MAX_CHUNK = 0xFFFFFF;
+
+  static final int OK = 0x00;
+  static final int AUTH_MORE_DATA = 0x01;
+  static final int LOCAL_INFILE = 0xFB;
+  static final int EOF = 0xFE;
+  static final int ERR = 0xFF;
+
+  /** MySQL's ER_NET_PACKETS_OUT_OF_ORDER. */
+  static final int ER_NET_PACKETS_OUT_OF_ORDER = 1156;
+  /** MySQL's ER_MALFORMED_PACKET. */
+  static final int ER_MALFORMED_PACKET = 1835;
+  /** MySQL's ER_ACCESS_DENIED_ERROR. */
+  static final int ER_ACCESS_DENIED = 1045;
+  /** MySQL's ER_UNKNOWN_ERROR, used for the proxy's own upstream failures. */
+  static final int ER_UNKNOWN_ERROR = 1105;
+  /** Communication link failure: drivers and pools treat the connection as broken. */
+  static final String SQLSTATE_LINK_FAILURE = "08S01";
+
+  private Packets() {}
+
+  /**
+   * An ERR packet in the 4.1 format (with SQL state), as sent in the command phase.
+   *
+   * @param seq the sequence id the receiver expects next
+   */
+  static ByteBuf err(ByteBufAllocator alloc, int seq, int code, String sqlState, String message) {
+    byte[] text = message.getBytes(StandardCharsets.UTF_8);
+    int length = 1 + 2 + 1 + 5 + text.length;
+    ByteBuf b = alloc.buffer(HEADER_LENGTH + length);
+    b.writeMediumLE(length);
+    b.writeByte(seq);
+    b.writeByte(ERR);
+    b.writeShortLE(code);
+    b.writeByte('#');
+    b.writeBytes(sqlState.getBytes(StandardCharsets.US_ASCII), 0, 5);
+    b.writeBytes(text);
+    return b;
+  }
+
+  /**
+   * An ERR packet without SQL state, the only form a client understands before the handshake
+   * (servers send it instead of a greeting, e.g. for "too many connections").
+   */
+  static ByteBuf preHandshakeErr(ByteBufAllocator alloc, int code, String message) {
+    byte[] text = message.getBytes(StandardCharsets.UTF_8);
+    int length = 1 + 2 + text.length;
+    ByteBuf b = alloc.buffer(HEADER_LENGTH + length);
+    b.writeMediumLE(length);
+    b.writeByte(0);
+    b.writeByte(ERR);
+    b.writeShortLE(code);
+    b.writeBytes(text);
+    return b;
+  }
+
+  /** Little-endian unsigned 2-byte integer at {@code offset}. */
+  static int uint16(byte[] b, int offset) {
+    return (b[offset] & 0xff) | (b[offset + 1] & 0xff) << 8;
+  }
+
+  /** Little-endian 4-byte integer at {@code offset}. */
+  static int int32(byte[] b, int offset) {
+    return (b[offset] & 0xff)
+        | (b[offset + 1] & 0xff) << 8
+        | (b[offset + 2] & 0xff) << 16
+        | (b[offset + 3] & 0xff) << 24;
+  }
+
+  /**
+   * Size in bytes of the length-encoded integer starting with {@code first}, or -1 when the byte
+   * cannot start one (0xFB is NULL in rows, 0xFF is an error marker).
+   */
+  static int lenencSize(int first) {
+    if (first < 0xfb) {
+      return 1;
+    }
+    switch (first) {
+      case 0xfc:
+        return 3;
+      case 0xfd:
+        return 4;
+      case 0xfe:
+        return 9;
+      default:
+        return -1;
+    }
+  }
+
+  /**
+   * The length-encoded integer at {@code offset}, or -1 when it is malformed or does not fit in
+   * {@code limit} bytes. Values above {@code Long.MAX_VALUE} are returned negative; callers treat
+   * any negative value as malformed.
+   */
+  static long lenenc(byte[] b, int offset, int limit) {
+    if (offset >= limit) {
+      return -1;
+    }
+    int first = b[offset] & 0xff;
+    int size = lenencSize(first);
+    if (size < 0 || offset + size > limit) {
+      return -1;
+    }
+    if (size == 1) {
+      return first;
+    }
+    long v = 0;
+    for (int i = size - 1; i >= 1; i--) {
+      v = v << 8 | (b[offset + i] & 0xff);
+    }
+    return v;
+  }
+}

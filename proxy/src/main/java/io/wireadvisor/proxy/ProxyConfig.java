@@ -1,0 +1,165 @@
+package io.wireadvisor.proxy;
+
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.wireadvisor.profile.RecorderSettings;
+import java.io.File;
+import java.util.Objects;
+import javax.net.ssl.SSLException;
+
+/**
+ * What a {@link WireProxy} listens on and forwards to. Immutable; {@code with...} methods return
+ * changed copies.
+ */
+public final class ProxyConfig {
+  private final String listenHost;
+  private final int listenPort;
+  private final String upstreamHost;
+  private final int upstreamPort;
+  private final String adminHost;
+  private final int adminPort;
+  private final int connectTimeoutMillis;
+  private final int workerThreads;
+  private final RecorderSettings recorderSettings;
+  private final SslContext tls;
+
+  private ProxyConfig(
+      String listenHost,
+      int listenPort,
+      String upstreamHost,
+      int upstreamPort,
+      String adminHost,
+      int adminPort,
+      int connectTimeoutMillis,
+      int workerThreads,
+      RecorderSettings recorderSettings,
+      SslContext tls) {
+    this.listenHost = Objects.requireNonNull(listenHost, "listenHost");
+    this.listenPort = checkPort(listenPort, "listen");
+    this.upstreamHost = Objects.requireNonNull(upstreamHost, "upstreamHost");
+    this.upstreamPort = checkPort(upstreamPort, "upstream");
+    this.adminHost = adminHost;
+    this.adminPort = adminHost == null ? -1 : checkPort(adminPort, "admin");
+    if (connectTimeoutMillis <= 0) {
+      throw new IllegalArgumentException(
+          "connect timeout must be positive, was " + connectTimeoutMillis + " ms");
+    }
+    this.connectTimeoutMillis = connectTimeoutMillis;
+    if (workerThreads < 0) {
+      throw new IllegalArgumentException("worker threads must be >= 0, was " + workerThreads);
+    }
+    this.workerThreads = workerThreads;
+    this.recorderSettings = Objects.requireNonNull(recorderSettings, "recorderSettings");
+    this.tls = tls;
+  }
+
+  private static int checkPort(int port, String what) {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException(what + " port must be 0..65535, was " + port);
+    }
+    return port;
+  }
+
+  /**
+   * Listens on {@code listenHost:listenPort} (port 0 picks a free one) and forwards to {@code
+   * upstreamHost:upstreamPort}; no admin endpoint, 5 s connect timeout, default recorder bounds.
+   */
+  public static ProxyConfig of(
+      String listenHost, int listenPort, String upstreamHost, int upstreamPort) {
+    return new ProxyConfig(
+        listenHost, listenPort, upstreamHost, upstreamPort, null, -1, 5_000, 0,
+        RecorderSettings.defaults(), null);
+  }
+
+  /** Serves the admin HTTP endpoints on {@code host:port} (port 0 picks a free one). */
+  public ProxyConfig withAdmin(String host, int port) {
+    return new ProxyConfig(
+        listenHost, listenPort, upstreamHost, upstreamPort, Objects.requireNonNull(host), port,
+        connectTimeoutMillis, workerThreads, recorderSettings, tls);
+  }
+
+  public ProxyConfig withConnectTimeoutMillis(int millis) {
+    return new ProxyConfig(
+        listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort, millis,
+        workerThreads, recorderSettings, tls);
+  }
+
+  /** Event-loop threads for connections; 0 means one per core. */
+  public ProxyConfig withWorkerThreads(int threads) {
+    return new ProxyConfig(
+        listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
+        connectTimeoutMillis, threads, recorderSettings, tls);
+  }
+
+  public ProxyConfig withRecorderSettings(RecorderSettings settings) {
+    return new ProxyConfig(
+        listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
+        connectTimeoutMillis, workerThreads, settings, tls);
+  }
+
+  /**
+   * Terminates client TLS with this certificate chain and PKCS#8 private key (PEM files): the
+   * proxy offers CLIENT_SSL and handles the SSLRequest; the upstream connection stays plaintext.
+   *
+   * @throws IllegalArgumentException when the files cannot be read as a certificate and key
+   */
+  public ProxyConfig withTls(File certificateChainPem, File privateKeyPem) {
+    SslContext context;
+    try {
+      context = SslContextBuilder.forServer(certificateChainPem, privateKeyPem).build();
+    } catch (SSLException | IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "cannot use TLS certificate " + certificateChainPem + " with key " + privateKeyPem
+              + ": " + e.getMessage(), e);
+    }
+    return new ProxyConfig(
+        listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
+        connectTimeoutMillis, workerThreads, recorderSettings, context);
+  }
+
+  /** The server-side TLS context for clients, or null when TLS is not terminated. */
+  public SslContext tls() {
+    return tls;
+  }
+
+  public String listenHost() {
+    return listenHost;
+  }
+
+  public int listenPort() {
+    return listenPort;
+  }
+
+  public String upstreamHost() {
+    return upstreamHost;
+  }
+
+  public int upstreamPort() {
+    return upstreamPort;
+  }
+
+  public String upstreamAddress() {
+    return upstreamHost + ":" + upstreamPort;
+  }
+
+  /** The admin host, or null when the admin endpoint is off. */
+  public String adminHost() {
+    return adminHost;
+  }
+
+  public int adminPort() {
+    return adminPort;
+  }
+
+  public int connectTimeoutMillis() {
+    return connectTimeoutMillis;
+  }
+
+  public int workerThreads() {
+    return workerThreads;
+  }
+
+  public RecorderSettings recorderSettings() {
+    return recorderSettings;
+  }
+}

@@ -1,0 +1,37 @@
+package io.wireadvisor.proxy;
+
+import io.wireadvisor.profile.ProfileRecorder;
+import io.wireadvisor.profile.Source;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** What every connection of one proxy shares: configuration, recorder, counters. */
+final class ProxyContext {
+  final ProxyConfig config;
+  final ProfileRecorder recorder;
+  final ProxyStats stats = new ProxyStats();
+  private volatile String instance;
+  private final long startMillis = System.currentTimeMillis();
+  private final AtomicBoolean sourceKnown = new AtomicBoolean();
+
+  ProxyContext(ProxyConfig config, ProfileRecorder recorder) {
+    this.config = config;
+    this.recorder = recorder;
+    this.instance = config.listenHost() + ":" + config.listenPort();
+  }
+
+  /** Names the proxy instance by its bound address (known only after binding port 0). */
+  void instance(String listenAddress) {
+    this.instance = listenAddress;
+  }
+
+  /** The upstream's version from a greeting: names the profile's source (once). */
+  void serverVersion(String version) {
+    if (sourceKnown.compareAndSet(false, true)) {
+      recorder.source(
+          new Source(
+              Source.PROXY, WireProxy.VERSION, instance, null, null, version, null, null,
+              Map.of(), startMillis, startMillis));
+    }
+  }
+}

@@ -1,0 +1,27 @@
+package io.wireadvisor.proxy;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/** The proxy's own counters (bytes, connections, faults), shared by every connection. */
+final class ProxyStats {
+  final LongAdder bytesFromClients = new LongAdder();
+  final LongAdder bytesFromServer = new LongAdder();
+  final LongAdder connectionsAccepted = new LongAdder();
+  final AtomicInteger clientConnections = new AtomicInteger();
+  final AtomicInteger upstreamConnections = new AtomicInteger();
+  final LongAdder upstreamConnectFailures = new LongAdder();
+  final LongAdder upstreamLostMidCommand = new LongAdder();
+  final LongAdder clientProtocolErrors = new LongAdder();
+  final LongAdder unparseableResponses = new LongAdder();
+  /** COM_STMT_CLOSE of an id no PREPARE on that connection returned (servers ignore these). */
+  final LongAdder closesOfUnknownStatements = new LongAdder();
+  /** Client connections that switched to TLS (terminated by the proxy). */
+  final LongAdder tlsConnections = new LongAdder();
+  /** COM_STMT_PREPARE answered with ERR. */
+  final LongAdder preparesFailed = new LongAdder();
+
+  void unparseableResponse() {
+    unparseableResponses.increment();
+  }
+}

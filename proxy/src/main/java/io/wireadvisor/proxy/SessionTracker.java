@@ -1,0 +1,857 @@
+package io.wireadvisor.proxy;
+
+import io.wireadvisor.profile.CommandType;
+import io.wireadvisor.profile.ProbeStats;
+import io.wireadvisor.profile.ProfileRecorder;
+import io.wireadvisor.profile.ProfileRecorder.ConnectionHandle;
+import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
+import io.wireadvisor.profile.Via;
+import io.wireadvisor.sql.ProbeKind;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.function.Consumer;
+
+/**
+ * The protocol state of one proxied connection: follows the handshake, matches every command to
+ * its complete response, times it, and records it in the {@link ProfileRecorder}. It sees only
+ * packet heads (via two {@link PacketScanner}s), never buffers a payload, and never decides what
+ * is forwarded, except that it rewrites capability flags in the handshake and rejects client
+ * packets that break the protocol.
+ *
+ * <p>Not thread-safe: both channels of a connection share one event loop, which calls it.
+ *
+ * @see <a href="https://dev.mysql.com/doc/dev/mysql-server/latest/page_protocol_command_phase.html">
+ *     MySQL command phase</a>
+ */
+final class SessionTracker {
+  /** SQL text classified per command: the head of the packet only, whatever its size. */
+  static final int SQL_CAPTURE_LIMIT = 64 * 1024;
+  /** Commands a client may pipeline before a response; beyond this it is treated as hostile. */
+  static final int MAX_PIPELINED = 4096;
+  /** Statement ids remembered per connection (servers allow ~16k by default). */
+  static final int MAX_STATEMENTS = 65_536;
+  /** Largest handshake packet accepted (connection attributes included). */
+  static final int MAX_HANDSHAKE_PACKET = 1 << 20;
+
+  private static final int SERVER_CAPTURE = 32;
+  /** MariaDB's "last prepared statement" id, used when pipelining PREPARE + EXECUTE. */
+  private static final int LAST_PREPARED_ID = -1;
+
+  private enum Phase {
+    GREETING,
+    HANDSHAKE_RESPONSE,
+    AUTH,
+    COMMAND,
+    /** Replication or an unparseable server answer: bytes still flow, nothing is classified. */
+    OPAQUE,
+    CLOSED
+  }
+
+  private enum Expect {
+    SIMPLE,
+    ANY_ONE_PACKET,
+    RESULT,
+    COLUMN_DEFS,
+    COLUMNS_EOF,
+    ROWS,
+    PREPARE,
+    PREPARE_PARAMS,
+    PREPARE_PARAMS_EOF,
+    PREPARE_COLUMNS,
+    PREPARE_COLUMNS_EOF,
+    FIELD_LIST,
+    AUTH
+  }
+
+  /** One command waiting for (the rest of) its response; pooled in a ring. */
+  private static final class Pending {
+    CommandType type;
+    ShapeHandle shape;
+    Via via;
+    long startNanos;
+    int lastClientSeq;
+    boolean responseStarted;
+    /** Statement id -1: the statement prepared last, known only once earlier replies arrived. */
+    boolean lastPrepared;
+
+    void clear() {
+      type = null;
+      shape = null;
+      via = null;
+      responseStarted = false;
+      lastPrepared = false;
+    }
+  }
+
+  private final ProfileRecorder recorder;
+  private final ConnectionHandle connection;
+  private final Consumer<String> serverVersionListener;
+  private final ProxyStats stats;
+
+  private Phase phase = Phase.GREETING;
+  private int serverCapabilities;
+  private int clientCapabilities;
+  private boolean deprecateEof;
+  private boolean queryAttributes;
+  private boolean optionalMetadata;
+
+  // Client side.
+  private int clientExpectedSeq;
+  private boolean clientInLocalInfile;
+  private boolean clientInAuth;
+
+  // Pending commands, oldest first; grows (to MAX_PIPELINED) only for clients that pipeline.
+  private Pending[] ring = new Pending[4];
+  private int ringHead;
+  private int ringSize;
+
+  // Response side (for the oldest pending command).
+  private Expect expect;
+  private long remainingDefs;
+  private int preparedColumns;
+  private boolean preparedMetadata;
+  private int serverNextSeq;
+
+  private final HashMap<Integer, ShapeHandle> statements = new HashMap<>();
+  /**
+   * Digests this connection already reported as used: the recorder's per-connection set is
+   * concurrent (a lock per insert), this one is checked first, lock-free. Bounded by the
+   * recorder's shape cap.
+   */
+  private final HashSet<String> usedDigests = new HashSet<>();
+  private ShapeHandle lastPrepared;
+
+  private final PacketScanner clientScanner;
+  private final PacketScanner serverScanner;
+
+  /** The proxy terminates TLS: CLIENT_SSL is offered to clients. */
+  private final boolean tlsOffered;
+  /** The client sent an SSLRequest; the TLS layer must be started before its next bytes. */
+  private boolean startTls;
+  /** TLS is on between client and proxy (not upstream): auth packets are renumbered. */
+  private boolean tlsShift;
+
+  /**
+   * @param serverVersionListener told the server's version string from the greeting, once
+   */
+  SessionTracker(
+      ProfileRecorder recorder, ProxyStats stats, Consumer<String> serverVersionListener) {
+    this(recorder, stats, serverVersionListener, false);
+  }
+
+  /**
+   * @param tlsOffered the proxy terminates client TLS (offers CLIENT_SSL, handles SSLRequest)
+   */
+  SessionTracker(
+      ProfileRecorder recorder,
+      ProxyStats stats,
+      Consumer<String> serverVersionListener,
+      boolean tlsOffered) {
+    this.tlsOffered = tlsOffered;
+    this.recorder = recorder;
+    this.stats = stats;
+    this.connection = recorder.openConnection();
+    this.serverVersionListener = serverVersionListener;
+    this.clientScanner = new PacketScanner(new ClientSide(), MAX_HANDSHAKE_PACKET);
+    this.serverScanner = new PacketScanner(new ServerSide(), MAX_HANDSHAKE_PACKET);
+  }
+
+  PacketScanner clientScanner() {
+    return clientScanner;
+  }
+
+  PacketScanner serverScanner() {
+    return serverScanner;
+  }
+
+  /** True after the server accepted the login; false during the handshake. */
+  boolean inCommandPhase() {
+    return phase == Phase.COMMAND;
+  }
+
+  /**
+   * True once, right after the client's SSLRequest was scanned: the caller must put the TLS
+   * layer in front of the client channel before handing it any further bytes.
+   */
+  boolean takeStartTls() {
+    boolean start = startTls;
+    startTls = false;
+    return start;
+  }
+
+  /** True until the server's greeting has been seen. */
+  boolean awaitingGreeting() {
+    return phase == Phase.GREETING;
+  }
+
+  /** Commands sent upstream whose response has not fully arrived. */
+  int pendingCommands() {
+    return ringSize;
+  }
+
+  /**
+   * The sequence id under which the proxy may send the client an ERR in place of the rest of
+   * the current response, or -1 when an ERR cannot be inserted (mid-packet, or no command).
+   */
+  int errSequenceForClient() {
+    if (phase != Phase.COMMAND || ringSize == 0 || !serverScanner.atPacketBoundary()) {
+      return -1;
+    }
+    Pending p = ring[ringHead];
+    return ((p.responseStarted ? serverNextSeq : p.lastClientSeq + 1)) & 0xff;
+  }
+
+  /**
+   * The connection ended. Commands still waiting were sent to the server, so they are counted
+   * (untimed). Idempotent.
+   */
+  void close() {
+    if (phase == Phase.CLOSED) {
+      return;
+    }
+    phase = Phase.CLOSED;
+    while (ringSize > 0) {
+      Pending p = ring[ringHead];
+      recorder.command(p.type, -1);
+      if (p.shape != null) {
+        p.shape.record(p.via);
+      }
+      pop();
+    }
+    statements.clear();
+    connection.close();
+  }
+
+  // ---------------------------------------------------------------- client side
+
+  private final class ClientSide implements PacketScanner.Handler {
+    @Override
+    public boolean holdNextPacket() {
+      return phase == Phase.HANDSHAKE_RESPONSE || (phase == Phase.AUTH && tlsShift);
+    }
+
+    @Override
+    public int begin(int length, int seq, boolean continuation) throws ProtocolException {
+      switch (phase) {
+        case GREETING:
+          throw ProtocolException.outOfOrder("client sent data before the server's greeting");
+        case HANDSHAKE_RESPONSE:
+          return length;
+        case COMMAND:
+          break;
+        default:
+          return 0;
+      }
+      if (clientInAuth) {
+        return 0; // COM_CHANGE_USER's auth exchange: the server checks it
+      }
+      if (continuation || clientInLocalInfile) {
+        if (seq != clientExpectedSeq) {
+          throw ProtocolException.outOfOrder(
+              "packet sequence id " + seq + " where " + clientExpectedSeq + " was expected");
+        }
+        return 0;
+      }
+      if (seq != 0) {
+        throw ProtocolException.outOfOrder("command packet with sequence id " + seq + ", not 0");
+      }
+      if (length == 0) {
+        throw ProtocolException.malformed("empty command packet");
+      }
+      return Math.min(length, SQL_CAPTURE_LIMIT);
+    }
+
+    @Override
+    public int packet(int length, int seq, boolean continuation, byte[] head, int headLength)
+        throws ProtocolException {
+      switch (phase) {
+        case HANDSHAKE_RESPONSE:
+          return handshakeResponse(length, head);
+        case COMMAND:
+          break;
+        default:
+          return PacketScanner.FORWARD;
+      }
+      if (clientInAuth) {
+        return PacketScanner.FORWARD;
+      }
+      clientExpectedSeq = (seq + 1) & 0xff;
+      if (continuation) {
+        if (ringSize > 0 && length < Packets.MAX_CHUNK) {
+          ring[(ringHead + ringSize - 1) % ring.length].lastClientSeq = seq;
+        }
+        return PacketScanner.FORWARD;
+      }
+      if (clientInLocalInfile) {
+        if (length == 0) {
+          clientInLocalInfile = false; // end of the file; the server answers OK or ERR
+          ring[ringHead].lastClientSeq = seq;
+        }
+        return PacketScanner.FORWARD;
+      }
+      command(length, seq, head, headLength);
+      return PacketScanner.FORWARD;
+    }
+  }
+
+  private int handshakeResponse(int length, byte[] head) throws ProtocolException {
+    if (length < 4) {
+      throw ProtocolException.malformed("handshake response of " + length + " bytes");
+    }
+    int caps = Packets.int32(head, 0);
+    if ((caps & Capabilities.CLIENT_SSL) != 0) {
+      if (!tlsOffered) {
+        throw new ProtocolException(
+            Packets.ER_UNKNOWN_ERROR,
+            "TLS was requested but this wire-advisor proxy does not terminate TLS (CLIENT_SSL is"
+                + " not offered); connect without TLS");
+      }
+      if (!tlsShift) {
+        if (length != 32) {
+          throw ProtocolException.malformed("SSLRequest of " + length + " bytes, not 32");
+        }
+        // The SSLRequest stays here: TLS ends at the proxy, the upstream sees a plain login.
+        startTls = true;
+        tlsShift = true;
+        clientScanner.heldSeqShift(-1);
+        serverScanner.heldSeqShift(1);
+        return PacketScanner.DROP_AND_STOP;
+      }
+      caps &= ~Capabilities.CLIENT_SSL;
+    } else if (tlsShift) {
+      throw ProtocolException.malformed("handshake response without CLIENT_SSL after TLS");
+    }
+    if ((caps & Capabilities.CLIENT_PROTOCOL_41) == 0) {
+      throw ProtocolException.malformed("pre-4.1 clients are not supported");
+    }
+    // Not offered, so a client that sets them anyway would desynchronize framing: clear them.
+    caps &= ~(Capabilities.CLIENT_COMPRESS | Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM);
+    head[0] = (byte) caps;
+    head[1] = (byte) (caps >>> 8);
+    head[2] = (byte) (caps >>> 16);
+    head[3] = (byte) (caps >>> 24);
+    clientCapabilities = caps;
+    int negotiated = caps & serverCapabilities;
+    deprecateEof = (negotiated & Capabilities.CLIENT_DEPRECATE_EOF) != 0;
+    queryAttributes = (negotiated & Capabilities.CLIENT_QUERY_ATTRIBUTES) != 0;
+    optionalMetadata = (negotiated & Capabilities.CLIENT_OPTIONAL_RESULTSET_METADATA) != 0;
+    phase = Phase.AUTH;
+    return PacketScanner.FORWARD;
+  }
+
+  private void command(int length, int seq, byte[] head, int headLength)
+      throws ProtocolException {
+    CommandType type = CommandType.fromCode(head[0]);
+    connection.command();
+    if (length == Packets.MAX_CHUNK) {
+      clientExpectedSeq = (seq + 1) & 0xff; // a continuation chunk follows
+    }
+    switch (type) {
+      case QUIT:
+        recorder.command(type, -1);
+        return;
+      case STMT_CLOSE:
+        {
+          ShapeHandle shape = statement(head, headLength, true);
+          recorder.command(type, -1);
+          if (shape != null) {
+            shape.record(Via.CLOSES);
+          } else {
+            stats.closesOfUnknownStatements.increment();
+          }
+          return;
+        }
+      case STMT_SEND_LONG_DATA:
+        {
+          ShapeHandle shape = statement(head, headLength, false);
+          recorder.command(type, -1);
+          if (shape != null) {
+            shape.record(Via.SEND_LONG_DATA);
+          }
+          return;
+        }
+      case BINLOG_DUMP:
+      case BINLOG_DUMP_GTID:
+      case TABLE_DUMP:
+      case CONNECT_OUT:
+      case DAEMON:
+        // Replication streams have no request/response shape to follow.
+        recorder.command(type, -1);
+        phase = Phase.OPAQUE;
+        return;
+      default:
+        break;
+    }
+    if (ringSize == MAX_PIPELINED) {
+      throw ProtocolException.malformed(
+          "more than " + MAX_PIPELINED + " commands sent without waiting for a response");
+    }
+    if (ringSize == ring.length) {
+      Pending[] bigger = new Pending[ring.length * 2];
+      for (int i = 0; i < ringSize; i++) {
+        bigger[i] = ring[(ringHead + i) % ring.length];
+      }
+      ring = bigger;
+      ringHead = 0;
+    }
+    Pending p = push(type, seq);
+    switch (type) {
+      case QUERY:
+        {
+          int offset = QueryPacket.sqlOffset(head, headLength, queryAttributes);
+          if (offset > 0) {
+            p.shape = recorder.shape(QueryPacket.sql(head, offset, headLength));
+            p.via = Via.TEXT_EXECUTES;
+            used(p.shape);
+          }
+          break;
+        }
+      case STMT_PREPARE:
+        p.shape = recorder.shape(QueryPacket.sql(head, 1, headLength));
+        p.via = Via.PREPARES;
+        break;
+      case STMT_EXECUTE:
+        pendingStatement(p, head, headLength, Via.EXECUTES);
+        break;
+      case STMT_FETCH:
+        pendingStatement(p, head, headLength, Via.FETCHES);
+        break;
+      case STMT_RESET:
+        pendingStatement(p, head, headLength, Via.RESETS);
+        break;
+      case CHANGE_USER:
+        clientInAuth = true;
+        break;
+      default:
+        break;
+    }
+    if (ringSize == 1) {
+      startResponse(p);
+    }
+  }
+
+  private void pendingStatement(Pending p, byte[] head, int headLength, Via via)
+      throws ProtocolException {
+    p.via = via;
+    p.shape = statement(head, headLength, false);
+    // MariaDB clients pipeline PREPARE and EXECUTE(-1): resolved when the EXECUTE's turn comes.
+    p.lastPrepared = Packets.int32(head, 1) == LAST_PREPARED_ID;
+    if (p.shape != null && via == Via.EXECUTES && !p.lastPrepared) {
+      used(p.shape);
+    }
+  }
+
+  /** The shape a statement command's id was prepared from, or null when unknown. */
+  private ShapeHandle statement(byte[] head, int headLength, boolean remove)
+      throws ProtocolException {
+    if (headLength < 5) {
+      throw ProtocolException.malformed(
+          CommandType.fromCode(head[0]).wireName() + " without a statement id");
+    }
+    int id = Packets.int32(head, 1);
+    if (id == LAST_PREPARED_ID) {
+      return lastPrepared;
+    }
+    return remove ? statements.remove(id) : statements.get(id);
+  }
+
+  private Pending push(CommandType type, int seq) {
+    int i = (ringHead + ringSize) % ring.length;
+    Pending p = ring[i];
+    if (p == null) {
+      p = new Pending();
+      ring[i] = p;
+    }
+    ringSize++;
+    p.type = type;
+    p.startNanos = System.nanoTime();
+    p.lastClientSeq = seq;
+    return p;
+  }
+
+  private void pop() {
+    ring[ringHead].clear();
+    ringHead = (ringHead + 1) % ring.length;
+    ringSize--;
+  }
+
+  // ---------------------------------------------------------------- server side
+
+  private final class ServerSide implements PacketScanner.Handler {
+    @Override
+    public boolean holdNextPacket() {
+      return phase == Phase.GREETING || (phase == Phase.AUTH && tlsShift);
+    }
+
+    @Override
+    public int begin(int length, int seq, boolean continuation) {
+      return continuation ? 0 : SERVER_CAPTURE;
+    }
+
+    @Override
+    public int packet(int length, int seq, boolean continuation, byte[] head, int headLength)
+        throws ProtocolException {
+      serverNextSeq = (seq + 1) & 0xff;
+      if (continuation) {
+        return PacketScanner.FORWARD;
+      }
+      switch (phase) {
+        case GREETING:
+          greeting(length, head);
+          break;
+        case AUTH:
+          if (tlsShift) {
+            refuseCleartextUpstream(length, head);
+          }
+          if (headLength > 0) {
+            int first = head[0] & 0xff;
+            if (first == Packets.OK || first == Packets.ERR) {
+              // OK: logged in; ERR: the server closes the connection next.
+              phase = first == Packets.OK ? Phase.COMMAND : Phase.OPAQUE;
+              // Sequence ids restart with each command: no renumbering after this packet.
+              clientScanner.heldSeqShift(0);
+            }
+          }
+          break;
+        case COMMAND:
+          if (ringSize > 0) {
+            response(length, head, headLength);
+          }
+          break;
+        default:
+          break;
+      }
+      return PacketScanner.FORWARD;
+    }
+  }
+
+  /**
+   * With TLS only between client and proxy, a client that is asked for its password in clear
+   * (caching_sha2_password or sha256_password full authentication, mysql_clear_password) would
+   * send it in clear, and the proxy would forward it over the plaintext upstream connection.
+   * Refuse instead: the password never leaves the client.
+   */
+  private void refuseCleartextUpstream(int length, byte[] head) throws ProtocolException {
+    boolean fullAuth = length == 2 && head[0] == Packets.AUTH_MORE_DATA && head[1] == 0x04;
+    String plugin = null;
+    if (length > 1 && (head[0] & 0xff) == Packets.EOF) {
+      int end = 1;
+      while (end < length && head[end] != 0) {
+        end++;
+      }
+      plugin = QueryPacket.sql(head, 1, end);
+    }
+    if (fullAuth || "mysql_clear_password".equals(plugin) || "sha256_password".equals(plugin)) {
+      throw new ProtocolException(
+          Packets.ER_ACCESS_DENIED,
+          "the server asks for the password in full ("
+              + (fullAuth ? "caching_sha2_password full authentication" : plugin)
+              + "), which would cross the proxy's plaintext upstream connection; log in once"
+              + " without TLS (fills the server's cache for fast authentication) or use"
+              + " mysql_native_password");
+    }
+  }
+
+  private void greeting(int length, byte[] head) {
+    if (length == 0 || (head[0] & 0xff) == Packets.ERR || head[0] != 10) {
+      phase = Phase.OPAQUE; // refused (too many connections...) or a protocol we do not follow
+      return;
+    }
+    int p = 1;
+    while (p < length && head[p] != 0) {
+      p++;
+    }
+    String version = QueryPacket.sql(head, 1, p);
+    p++; // NUL
+    p += 4 + 8 + 1; // connection id, auth-plugin-data part 1, filler
+    if (p + 2 > length) {
+      phase = Phase.OPAQUE;
+      return;
+    }
+    int lowerAt = p;
+    int caps = Packets.uint16(head, lowerAt);
+    int upperAt = -1;
+    if (p + 2 + 1 + 2 + 2 <= length) {
+      upperAt = p + 2 + 1 + 2;
+      caps |= Packets.uint16(head, upperAt) << 16;
+    }
+    caps &=
+        ~(Capabilities.CLIENT_SSL
+            | Capabilities.CLIENT_COMPRESS
+            | Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM);
+    if (tlsOffered) {
+      caps |= Capabilities.CLIENT_SSL; // offered by the proxy, whatever the upstream offers
+    }
+    head[lowerAt] = (byte) caps;
+    head[lowerAt + 1] = (byte) (caps >>> 8);
+    if (upperAt > 0) {
+      head[upperAt] = (byte) (caps >>> 16);
+      head[upperAt + 1] = (byte) (caps >>> 24);
+      // MariaDB puts extended capabilities in the last 4 of 10 reserved bytes when it clears
+      // CLIENT_LONG_PASSWORD; cached metadata would let it omit column definitions.
+      int extendedAt = upperAt + 2 + 1 + 6;
+      if ((caps & Capabilities.CLIENT_LONG_PASSWORD) == 0 && extendedAt + 4 <= length) {
+        head[extendedAt] &= (byte) ~Capabilities.MARIADB_CLIENT_CACHE_METADATA;
+      }
+    }
+    serverCapabilities = caps;
+    phase = Phase.HANDSHAKE_RESPONSE;
+    serverVersionListener.accept(version);
+  }
+
+  private void startResponse(Pending p) {
+    if (p.lastPrepared) {
+      p.shape = lastPrepared;
+      if (p.shape != null && p.via == Via.EXECUTES) {
+        used(p.shape);
+      }
+    }
+    switch (p.type) {
+      case QUERY:
+      case STMT_EXECUTE:
+      case PROCESS_INFO:
+      case UNKNOWN:
+        expect = Expect.RESULT;
+        break;
+      case STMT_FETCH:
+        expect = Expect.ROWS;
+        break;
+      case STMT_PREPARE:
+        expect = Expect.PREPARE;
+        break;
+      case FIELD_LIST:
+        expect = Expect.FIELD_LIST;
+        break;
+      case STATISTICS:
+        expect = Expect.ANY_ONE_PACKET;
+        break;
+      case CHANGE_USER:
+        expect = Expect.AUTH;
+        break;
+      default:
+        expect = Expect.SIMPLE;
+        break;
+    }
+  }
+
+  private void response(int length, byte[] head, int headLength) {
+    Pending p = ring[ringHead];
+    p.responseStarted = true;
+    int first = headLength > 0 ? head[0] & 0xff : -1;
+    boolean terminator = first == Packets.EOF && length < Packets.MAX_CHUNK;
+    switch (expect) {
+      case ANY_ONE_PACKET:
+        complete(false);
+        return;
+      case SIMPLE:
+        complete(first == Packets.ERR);
+        return;
+      case AUTH:
+        if (first == Packets.OK || first == Packets.ERR) {
+          clientInAuth = false;
+          if (first == Packets.OK) {
+            forgetStatements(); // a new session: the server dropped every prepared statement
+          }
+          complete(first == Packets.ERR);
+        }
+        return;
+      case RESULT:
+        if (first == Packets.OK) {
+          endOfResult(okStatus(head, headLength));
+        } else if (first == Packets.ERR) {
+          complete(true);
+        } else if (first == Packets.LOCAL_INFILE) {
+          clientInLocalInfile = true;
+          clientExpectedSeq = serverNextSeq;
+        } else {
+          long columns = Packets.lenenc(head, 0, headLength);
+          if (columns <= 0) {
+            unparseable();
+            return;
+          }
+          boolean metadata = true;
+          int at = Packets.lenencSize(first);
+          if (optionalMetadata && at < headLength) {
+            metadata = head[at] != 0;
+          }
+          remainingDefs = metadata ? columns : 0;
+          expect = remainingDefs > 0 ? Expect.COLUMN_DEFS : afterColumnDefs();
+        }
+        return;
+      case COLUMN_DEFS:
+        if (first == Packets.ERR) {
+          complete(true);
+        } else if (--remainingDefs == 0) {
+          expect = afterColumnDefs();
+        }
+        return;
+      case COLUMNS_EOF:
+        if (first == Packets.ERR) {
+          complete(true);
+        } else if ((eofStatus(head, headLength) & Capabilities.SERVER_STATUS_CURSOR_EXISTS) != 0) {
+          // A cursor was opened: no rows now, COM_STMT_FETCH brings them.
+          endOfResult(eofStatus(head, headLength));
+        } else {
+          expect = Expect.ROWS;
+        }
+        return;
+      case ROWS:
+        if (terminator) {
+          endOfResult(deprecateEof ? okStatus(head, headLength) : eofStatus(head, headLength));
+        } else if (first == Packets.ERR) {
+          complete(true); // 0xFF cannot start a row: the statement failed mid-result
+        }
+        return;
+      case PREPARE:
+        if (first == Packets.OK && headLength >= 12) {
+          int id = Packets.int32(head, 1);
+          preparedColumns = Packets.uint16(head, 5);
+          int params = Packets.uint16(head, 7);
+          preparedMetadata = !(optionalMetadata && headLength > 12 && head[12] == 0);
+          prepared(id, p);
+          if (preparedMetadata && params > 0) {
+            remainingDefs = params;
+            expect = Expect.PREPARE_PARAMS;
+          } else {
+            startPreparedColumns();
+          }
+        } else if (first == Packets.ERR) {
+          complete(true);
+        } else {
+          unparseable();
+        }
+        return;
+      case PREPARE_PARAMS:
+        if (--remainingDefs == 0) {
+          if (deprecateEof) {
+            startPreparedColumns();
+          } else {
+            expect = Expect.PREPARE_PARAMS_EOF;
+          }
+        }
+        return;
+      case PREPARE_PARAMS_EOF:
+        startPreparedColumns();
+        return;
+      case PREPARE_COLUMNS:
+        if (--remainingDefs == 0) {
+          if (deprecateEof) {
+            complete(false);
+          } else {
+            expect = Expect.PREPARE_COLUMNS_EOF;
+          }
+        }
+        return;
+      case PREPARE_COLUMNS_EOF:
+        complete(false);
+        return;
+      case FIELD_LIST:
+        if (first == Packets.ERR) {
+          complete(true);
+        } else if (terminator) {
+          complete(false);
+        }
+        return;
+      default:
+        throw new IllegalStateException(String.valueOf(expect));
+    }
+  }
+
+  private Expect afterColumnDefs() {
+    return deprecateEof ? Expect.ROWS : Expect.COLUMNS_EOF;
+  }
+
+  private void startPreparedColumns() {
+    if (preparedMetadata && preparedColumns > 0) {
+      remainingDefs = preparedColumns;
+      expect = Expect.PREPARE_COLUMNS;
+    } else {
+      complete(false);
+    }
+  }
+
+  private void prepared(int id, Pending p) {
+    ShapeHandle shape = p.shape;
+    if (shape == null) {
+      return;
+    }
+    if (statements.size() < MAX_STATEMENTS || statements.containsKey(id)) {
+      statements.put(id, shape);
+    }
+    lastPrepared = shape;
+    connection.prepared(shape);
+  }
+
+  private void endOfResult(int status) {
+    if ((status & Capabilities.SERVER_MORE_RESULTS_EXISTS) != 0) {
+      expect = Expect.RESULT;
+    } else {
+      complete(false);
+    }
+  }
+
+  /** The server said something this tracker cannot follow: stop classifying, keep forwarding. */
+  private void unparseable() {
+    stats.unparseableResponse();
+    complete(false);
+    phase = Phase.OPAQUE;
+  }
+
+  private void complete(boolean error) {
+    Pending p = ring[ringHead];
+    long latency = System.nanoTime() - p.startNanos;
+    recorder.command(p.type, latency);
+    if (p.shape != null) {
+      p.shape.record(p.via, latency);
+      if (error) {
+        p.shape.record(Via.ERRORS);
+      }
+      if (p.via == Via.TEXT_EXECUTES || p.via == Via.EXECUTES) {
+        ProbeKind probe = p.shape.classification().probe();
+        if (probe != null) {
+          recorder.probe(probe, ProbeStats.UNKNOWN_CAUSE);
+        }
+      }
+    }
+    if (p.type == CommandType.STMT_PREPARE && error) {
+      stats.preparesFailed.increment();
+    }
+    if (p.type == CommandType.RESET_CONNECTION && !error) {
+      forgetStatements();
+    }
+    pop();
+    if (ringSize > 0) {
+      startResponse(ring[ringHead]);
+    }
+  }
+
+  private void used(ShapeHandle shape) {
+    if (usedDigests.add(shape.digest())) {
+      connection.used(shape);
+    }
+  }
+
+  private void forgetStatements() {
+    statements.clear();
+    lastPrepared = null;
+  }
+
+  private static int okStatus(byte[] head, int headLength) {
+    int p = 1;
+    for (int i = 0; i < 2; i++) {
+      if (p >= headLength) {
+        return 0;
+      }
+      int size = Packets.lenencSize(head[p] & 0xff);
+      if (size < 0) {
+        return 0;
+      }
+      p += size;
+    }
+    return p + 2 <= headLength ? Packets.uint16(head, p) : 0;
+  }
+
+  private static int eofStatus(byte[] head, int headLength) {
+    return headLength >= 5 ? Packets.uint16(head, 3) : 0;
+  }
+}

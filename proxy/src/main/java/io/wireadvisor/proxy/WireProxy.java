@@ -1,0 +1,170 @@
+package io.wireadvisor.proxy;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.wireadvisor.profile.ProfileRecorder;
+import io.wireadvisor.profile.TrafficProfile;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A running wire-advisor proxy: accepts MySQL-protocol clients, forwards each to the upstream
+ * server byte for byte, and records the traffic in a {@link ProfileRecorder}. Start one with
+ * {@link #start(ProxyConfig)}; {@link #close()} stops it and every connection.
+ */
+public final class WireProxy implements AutoCloseable {
+  /** The collector version written into profiles. */
+  public static final String VERSION = versionOf();
+
+  private final ProxyContext context;
+  private final EventLoopGroup boss;
+  private final EventLoopGroup workers;
+  private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+  private final Channel server;
+  private final AdminServer admin;
+
+  private WireProxy(ProxyConfig config) throws IOException, InterruptedException {
+    this.boss = Transport.group(1);
+    // One event loop per core by default: forwarding never blocks, more threads only switch.
+    this.workers =
+        Transport.group(
+            config.workerThreads() > 0
+                ? config.workerThreads()
+                : Runtime.getRuntime().availableProcessors());
+    ProfileRecorder recorder = new ProfileRecorder(config.recorderSettings());
+    this.context = new ProxyContext(config, recorder);
+    AdminServer startedAdmin = null;
+    Channel bound = null;
+    try {
+      ServerBootstrap b =
+          new ServerBootstrap()
+              .group(boss, workers)
+              .channel(Transport.serverChannel())
+              // Reading starts once the upstream connection is up (FrontendHandler).
+              .childOption(ChannelOption.AUTO_READ, false)
+              .childOption(ChannelOption.TCP_NODELAY, true)
+              .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, Channels.WATER_MARK)
+              .childHandler(
+                  new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                      channels.add(ch);
+                      ch.pipeline().addLast(new FrontendHandler(context));
+                    }
+                  });
+      bound = b.bind(config.listenHost(), config.listenPort()).sync().channel();
+      InetSocketAddress address = (InetSocketAddress) bound.localAddress();
+      context.instance(config.listenHost() + ":" + address.getPort());
+      if (config.adminHost() != null) {
+        startedAdmin = AdminServer.start(config.adminHost(), config.adminPort(), this);
+      }
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      if (bound != null) {
+        bound.close();
+      }
+      shutdown(boss, workers);
+      throw e;
+    }
+    this.server = bound;
+    this.admin = startedAdmin;
+  }
+
+  /**
+   * Binds the listen address and starts forwarding; returns once the proxy accepts connections.
+   *
+   * @throws IOException when the listen or admin address cannot be bound
+   */
+  public static WireProxy start(ProxyConfig config) throws IOException, InterruptedException {
+    try {
+      return new WireProxy(config);
+    } catch (RuntimeException e) {
+      if (e.getCause() instanceof IOException) {
+        throw (IOException) e.getCause();
+      }
+      throw e;
+    }
+  }
+
+  /** The bound listen address (with the chosen port when configured with 0). */
+  public InetSocketAddress address() {
+    return (InetSocketAddress) server.localAddress();
+  }
+
+  public int port() {
+    return address().getPort();
+  }
+
+  /** The admin endpoint's port, or -1 when it is off. */
+  public int adminPort() {
+    return admin == null ? -1 : admin.port();
+  }
+
+  public ProxyConfig config() {
+    return context.config;
+  }
+
+  /** Where this proxy records; shared by every connection. */
+  public ProfileRecorder recorder() {
+    return context.recorder;
+  }
+
+  /** Everything recorded so far, as the profile {@code /profile} serves. */
+  public TrafficProfile profile() {
+    return context.recorder.snapshot();
+  }
+
+  /** The Netty transport in use: {@code epoll} or {@code nio}. */
+  public String transport() {
+    return Transport.name();
+  }
+
+  /** Client connections open now. */
+  public int clientConnections() {
+    return context.stats.clientConnections.get();
+  }
+
+  /** Upstream connections open now (one per client once connected). */
+  public int upstreamConnections() {
+    return context.stats.upstreamConnections.get();
+  }
+
+  /** Client connections closed because they broke the protocol. */
+  public long clientProtocolErrors() {
+    return context.stats.clientProtocolErrors.sum();
+  }
+
+  ProxyStats stats() {
+    return context.stats;
+  }
+
+  /** Stops accepting, closes every connection and the admin endpoint. Idempotent. */
+  @Override
+  public void close() {
+    if (admin != null) {
+      admin.close();
+    }
+    server.close().syncUninterruptibly();
+    channels.close().awaitUninterruptibly();
+    shutdown(boss, workers);
+  }
+
+  private static void shutdown(EventLoopGroup boss, EventLoopGroup workers) {
+    boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    boss.terminationFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    workers.terminationFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);
+  }
+
+  private static String versionOf() {
+    String v = WireProxy.class.getPackage().getImplementationVersion();
+    return v == null ? "0.1.0-SNAPSHOT" : v;
+  }
+}

@@ -1,0 +1,90 @@
+package io.wireadvisor.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class ProxyMainTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    return ProxyMain.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+  }
+
+  @Test
+  void helpExplainsEveryFlag() {
+    assertThat(run("--help")).isZero();
+    String help = out.toString();
+    for (String flag :
+        new String[] {
+          "--listen", "--upstream", "--admin", "--connect-timeout", "--threads", "--max-shapes",
+          "--sample-sql", "--config", "--tls-cert", "--tls-key", "--help", "--version"
+        }) {
+      assertThat(help).as(flag).contains(flag);
+    }
+    assertThat(help).contains("CLIENT_SSL").contains("CLIENT_COMPRESS");
+  }
+
+  @Test
+  void missingUpstreamIsAUsageError() {
+    assertThat(run("--listen", "127.0.0.1:0", "--admin", "off")).isEqualTo(2);
+    assertThat(err.toString()).contains("--upstream HOST:PORT is required");
+  }
+
+  @Test
+  void badAddressesAndNumbersAreUsageErrors() {
+    assertThat(run("--upstream", "db:notaport")).isEqualTo(2);
+    assertThat(err.toString()).contains("'notaport'");
+    assertThat(run("--upstream", "db:4000", "--listen", "1.2.3.4:70000")).isEqualTo(2);
+    assertThat(run("--upstream", "db:4000", "--threads", "many")).isEqualTo(2);
+  }
+
+  @Test
+  void configFileSuppliesDefaultsAndTheCommandLineWins(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("proxy.properties");
+    Files.writeString(file, "upstream=tidb:4000\nlisten=0.0.0.0:4001\nadmin=off\nmax-shapes=77\n");
+    ProxyMain main = new ProxyMain();
+    CommandLine cl = new CommandLine(main);
+    java.lang.reflect.Method m =
+        ProxyMain.class.getDeclaredMethod("configFileDefaults", String[].class);
+    m.setAccessible(true);
+    String[] args = {"--config", file.toString(), "--listen", "127.0.0.1:5000"};
+    cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
+    cl.parseArgs(args);
+    ProxyConfig cfg = main.toConfig();
+    assertThat(cfg.upstreamAddress()).isEqualTo("tidb:4000");
+    assertThat(cfg.listenHost()).isEqualTo("127.0.0.1");
+    assertThat(cfg.listenPort()).isEqualTo(5000);
+    assertThat(cfg.adminHost()).isNull();
+    assertThat(cfg.recorderSettings().maxShapes()).isEqualTo(77);
+  }
+
+  @Test
+  void tlsCertificateWithoutKeyIsAUsageError() {
+    assertThat(run("--upstream", "db:4000", "--admin", "off", "--tls-cert", "/nonexistent.pem")).isEqualTo(2);
+    assertThat(err.toString()).contains("--tls-cert and --tls-key go together");
+  }
+
+  @Test
+  void unknownConfigKeyIsRefusedByName(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("proxy.properties");
+    Files.writeString(file, "upstrem=tidb:4000\n");
+    assertThat(run("--config", file.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("unknown key 'upstrem'");
+  }
+
+  @Test
+  void hostPortParsesV4V6AndBarePorts() {
+    assertThat(HostPort.parse("db.example:4000", "x")).isEqualTo(new HostPort("db.example", 4000));
+    assertThat(HostPort.parse("[::1]:4001", "x")).isEqualTo(new HostPort("::1", 4001));
+    assertThat(HostPort.parse("9091", "127.0.0.1")).isEqualTo(new HostPort("127.0.0.1", 9091));
+    assertThat(new HostPort("::1", 4001).toString()).isEqualTo("[::1]:4001");
+  }
+}

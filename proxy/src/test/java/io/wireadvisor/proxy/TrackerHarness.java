@@ -1,0 +1,77 @@
+package io.wireadvisor.proxy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.wireadvisor.profile.ProfileRecorder;
+import io.wireadvisor.profile.RecorderSettings;
+import io.wireadvisor.profile.TrafficProfile;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A {@link SessionTracker} driven by hand: bytes in from either side, forwarded bytes out. */
+final class TrackerHarness {
+  static final int BASE_CAPS =
+      Capabilities.CLIENT_LONG_PASSWORD
+          | Capabilities.CLIENT_CONNECT_WITH_DB
+          | Capabilities.CLIENT_PROTOCOL_41
+          | 1 << 13 // CLIENT_TRANSACTIONS
+          | 1 << 15 // CLIENT_SECURE_CONNECTION
+          | 1 << 16 // CLIENT_MULTI_STATEMENTS
+          | Capabilities.CLIENT_MULTI_RESULTS
+          | Capabilities.CLIENT_PLUGIN_AUTH;
+
+  final ProfileRecorder recorder = new ProfileRecorder(RecorderSettings.defaults());
+  final ProxyStats stats = new ProxyStats();
+  final List<String> versions = new ArrayList<>();
+  final SessionTracker tracker;
+
+  TrackerHarness() {
+    this(false);
+  }
+
+  /** @param tls the proxy terminates client TLS */
+  TrackerHarness(boolean tls) {
+    tracker = new SessionTracker(recorder, stats, versions::add, tls);
+  }
+
+  /** Bytes from the server; returns what the proxy forwards to the client. */
+  byte[] server(byte[]... packets) throws ProtocolException {
+    return scan(tracker.serverScanner(), Wire.concat(packets));
+  }
+
+  /** Bytes from the client; returns what the proxy forwards upstream. */
+  byte[] client(byte[]... packets) throws ProtocolException {
+    return scan(tracker.clientScanner(), Wire.concat(packets));
+  }
+
+  /** Greeting, response, OK with the given capabilities (both sides offer {@code caps}). */
+  TrackerHarness loggedIn(int caps) throws ProtocolException {
+    server(Wire.packet(0, Wire.greeting("8.0.11-TiDB-v8.5.3", caps, "mysql_native_password")));
+    client(Wire.packet(1, Wire.handshakeResponse(caps, "app", new byte[20], "mysql_native_password")));
+    server(Wire.packet(2, Wire.ok(2)));
+    return this;
+  }
+
+  TrafficProfile profile() {
+    return recorder.snapshot();
+  }
+
+  private static byte[] scan(PacketScanner scanner, byte[] wire) throws ProtocolException {
+    ByteBuf in = Unpooled.wrappedBuffer(wire);
+    List<ByteBuf> out = new ArrayList<>();
+    try {
+      scanner.scan(in, out);
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      for (ByteBuf b : out) {
+        byte[] a = new byte[b.readableBytes()];
+        b.getBytes(b.readerIndex(), a);
+        bytes.writeBytes(a);
+      }
+      return bytes.toByteArray();
+    } finally {
+      in.release();
+      out.forEach(ByteBuf::release);
+    }
+  }
+}
