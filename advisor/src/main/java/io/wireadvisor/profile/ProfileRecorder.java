@@ -113,10 +113,19 @@ public final class ProfileRecorder {
     return fresh;
   }
 
-  /** Counts a session-variable probe and what caused it ({@link ProbeStats#UNKNOWN_CAUSE} if unknown). */
+  /**
+   * Counts a session-variable probe and what caused it.
+   *
+   * @param cause the driver or pool call behind it ({@link ProbeStats#UNKNOWN_CAUSE} when the
+   *     collector looked and could not tell), or null when the collector cannot see callers at all
+   *     (the proxy): then only the count is kept and {@code causes} stays empty
+   */
   public void probe(ProbeKind kind, String cause) {
     ProbeAggregate p = probes.get(kind);
     p.count.increment();
+    if (cause == null) {
+      return;
+    }
     LongAdder byCause = p.causes.get(cause);
     if (byCause == null) {
       LongAdder fresh = new LongAdder();

@@ -98,6 +98,16 @@ class ProfileRecorderTest {
   }
 
   @Test
+  void aCollectorThatCannotSeeCallersCountsProbesWithoutCauses() {
+    ProfileRecorder r = new ProfileRecorder(RecorderSettings.defaults());
+    r.probe(ProbeKind.AUTOCOMMIT_SET, null);
+    r.probe(ProbeKind.AUTOCOMMIT_SET, null);
+    ProbeStats s = r.snapshot().probes().get(ProbeKind.AUTOCOMMIT_SET);
+    assertThat(s.count()).isEqualTo(2);
+    assertThat(s.causes()).isEmpty();
+  }
+
+  @Test
   void concurrentRecordingLosesNothing() throws Exception {
     ProfileRecorder r = new ProfileRecorder(RecorderSettings.defaults());
     int threads = 8;

@@ -1,7 +1,6 @@
 package io.wireadvisor.proxy;
 
 import io.wireadvisor.profile.CommandType;
-import io.wireadvisor.profile.ProbeStats;
 import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.ProfileRecorder.ConnectionHandle;
 import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
@@ -809,7 +808,7 @@ final class SessionTracker {
       if (p.via == Via.TEXT_EXECUTES || p.via == Via.EXECUTES) {
         ProbeKind probe = p.shape.classification().probe();
         if (probe != null) {
-          recorder.probe(probe, ProbeStats.UNKNOWN_CAUSE);
+          recorder.probe(probe, null); // a proxy cannot see which call caused it
         }
       }
     }
