@@ -179,7 +179,7 @@ public final class Report {
   }
 
   /** A plain-text table; the first {@code leftColumns} columns are names, the rest numbers. */
-  private static String table(List<String> header, List<List<String>> rows, int leftColumns) {
+  static String table(List<String> header, List<List<String>> rows, int leftColumns) {
     int[] w = new int[header.size()];
     for (int i = 0; i < w.length; i++) {
       w[i] = header.get(i).length();
@@ -240,7 +240,7 @@ public final class Report {
     return sb.toString();
   }
 
-  private static void mdTable(StringBuilder sb, List<String> header, List<List<String>> rows) {
+  static void mdTable(StringBuilder sb, List<String> header, List<List<String>> rows) {
     sb.append("| ").append(String.join(" | ", header)).append(" |\n|");
     for (int i = 0; i < header.size(); i++) {
       sb.append(i <= 1 ? "---|" : "---:|");
@@ -467,7 +467,7 @@ public final class Report {
     return out;
   }
 
-  private static Path atomic(Path target, String text) throws IOException {
+  static Path atomic(Path target, String text) throws IOException {
     Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
     Files.writeString(tmp, text, StandardCharsets.UTF_8);
     return Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

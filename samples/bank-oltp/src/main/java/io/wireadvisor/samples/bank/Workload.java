@@ -91,7 +91,18 @@ public final class Workload {
 
   /** A pool as the application configures it, with the scenario's driver properties. */
   public HikariDataSource pool(String database, String jdbcProperties, int size, String name) {
-    HikariConfig hc = new HikariConfig();
+    return pool(database, jdbcProperties, Map.of(), size, name);
+  }
+
+  /**
+   * A pool with HikariCP settings on top (names as in a Hikari properties file, e.g.
+   * {@code keepaliveTime}); an unknown name is an error.
+   */
+  public HikariDataSource pool(
+      String database, String jdbcProperties, Map<String, String> poolSettings, int size, String name) {
+    java.util.Properties p = new java.util.Properties();
+    p.putAll(poolSettings);
+    HikariConfig hc = poolSettings.isEmpty() ? new HikariConfig() : new HikariConfig(p);
     hc.setJdbcUrl(server.jdbcUrl(database, jdbcProperties));
     hc.setUsername(server.user());
     hc.setPassword(server.password());

@@ -1,0 +1,121 @@
+package io.wireadvisor.samples.bank;
+
+import io.wireadvisor.advisor.Advisor;
+import io.wireadvisor.profile.Source;
+import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.samples.bank.Scenarios.Published;
+import io.wireadvisor.samples.bank.Scenarios.Scenario;
+import io.wireadvisor.server.ServerInspector;
+import io.wireadvisor.server.ServerView;
+import io.wireadvisor.testkit.DatabaseServer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * {@link Prover} on the real thing: each step runs the bank workload through {@link
+ * ScenarioRunner#measure} with the agent's profile window, the advisor analyses that profile with
+ * {@link ServerInspector}'s view of the server, and server-side advice goes through one {@link
+ * ServerStateGuard} for the whole session, restored at the end, on failure and from a shutdown hook
+ * (Ctrl-C).
+ */
+public final class ProveSession {
+  private static final Published NOT_PUBLISHED = new Published(0, 0);
+
+  private final DatabaseServer server;
+  private final String database;
+  private final BusinessTransactions mix;
+  private final WireProfileSource agent;
+  private final Workload.Settings settings;
+  private final int maxSteps;
+  private final Consumer<String> log;
+
+  public ProveSession(
+      DatabaseServer server,
+      String database,
+      BusinessTransactions mix,
+      WireProfileSource agent,
+      Workload.Settings settings,
+      int maxSteps,
+      Consumer<String> log) {
+    this.server = server;
+    this.database = database;
+    this.mix = mix;
+    this.agent = agent;
+    this.settings = settings;
+    this.maxSteps = maxSteps;
+    this.log = log;
+  }
+
+  /** Runs the loop from {@code baseline}; the server is as before when this returns. */
+  public Prover.Result run(ProveConfig baseline) {
+    ServerStateGuard guard = new ServerStateGuard(server, database, log);
+    Thread hook = new Thread(guard::restore, "bank-oltp-prove-restore");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try (ServerStatements statements = new ServerStatements(server, database)) {
+      ScenarioRunner runner =
+          new ScenarioRunner(server, database, mix, new ServerWireCounts(server), agent, settings, log);
+      Prover.Bench bench =
+          (step, config) -> {
+            Scenario s =
+                new Scenario(step, "step " + step, "prove step " + step, config.urlParameters(), config.globals(),
+                    !config.cachedTables().isEmpty(), NOT_PUBLISHED);
+            ScenarioOutcome o = runner.measure(s, config.urlParameters(), config.poolSettings(), new ArrayList<>(), statements);
+            log.accept(o.oneLine());
+            return o;
+          };
+      Prover.Analyst analyst =
+          profile -> {
+            ServerView view =
+                ServerInspector.inspect(
+                    server.jdbcUrl(database, null), server.user(), server.password(), server.statusUrl().orElse(null));
+            return new Prover.Advice(Advisor.analyze(poolOnly(profile, server.jdbcUrl(database, null)), view), view.globals());
+          };
+      Prover.ServerSide serverSide =
+          step -> {
+            guard.setGlobals(step.globals());
+            guard.cacheTables(step.tables());
+          };
+      return new Prover(bench, analyst, serverSide, database, maxSteps, log).run(baseline);
+    } finally {
+      guard.restore();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // The hook is running or will run.
+      }
+    }
+  }
+
+  /**
+   * The profile with only the workload pool's sources, when the agent names them: the settings the
+   * advisor judges are the pool's, not those of the sample's own admin connections (counters,
+   * inspector), which may have been recorded as sources too. Unchanged when no source's URL
+   * matches (then the advisor sees what the agent saw).
+   */
+  static TrafficProfile poolOnly(TrafficProfile profile, String poolUrlWithoutParameters) {
+    String base = stripParameters(poolUrlWithoutParameters);
+    List<Source> pool = new ArrayList<>();
+    for (Source s : profile.sources()) {
+      if (s.jdbcUrl() != null && stripParameters(s.jdbcUrl()).equalsIgnoreCase(base)) {
+        pool.add(s);
+      }
+    }
+    if (pool.isEmpty() || pool.size() == profile.sources().size()) {
+      return profile;
+    }
+    TrafficProfile p = new TrafficProfile();
+    pool.forEach(p::addSource);
+    profile.commands().forEach(p::addCommand);
+    profile.shapes().values().forEach(p::addShape);
+    profile.probes().forEach(p::addProbe);
+    p.connections().add(profile.connections());
+    return p;
+  }
+
+  private static String stripParameters(String url) {
+    int q = url.indexOf('?');
+    String u = q < 0 ? url : url.substring(0, q);
+    return u.endsWith("/") ? u.substring(0, u.length() - 1) : u;
+  }
+}
