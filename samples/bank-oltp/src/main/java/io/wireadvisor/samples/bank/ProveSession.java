@@ -10,6 +10,7 @@ import io.wireadvisor.server.ServerView;
 import io.wireadvisor.testkit.DatabaseServer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -55,12 +56,15 @@ public final class ProveSession {
     try (ServerStatements statements = new ServerStatements(server, database)) {
       ScenarioRunner runner =
           new ScenarioRunner(server, database, mix, new ServerWireCounts(server), agent, settings, log);
+      // The configuration of the step being analysed: the analyst sees only the profile.
+      ProveConfig[] config = new ProveConfig[1];
       Prover.Bench bench =
-          (step, config) -> {
+          (step, cfg) -> {
+            config[0] = cfg;
             Scenario s =
-                new Scenario(step, "step " + step, "prove step " + step, config.urlParameters(), config.globals(),
-                    !config.cachedTables().isEmpty(), NOT_PUBLISHED);
-            ScenarioOutcome o = runner.measure(s, config.urlParameters(), config.poolSettings(), new ArrayList<>(), statements);
+                new Scenario(step, "step " + step, "prove step " + step, cfg.urlParameters(), cfg.globals(),
+                    !cfg.cachedTables().isEmpty(), NOT_PUBLISHED);
+            ScenarioOutcome o = runner.measure(s, cfg.urlParameters(), cfg.poolSettings(), new ArrayList<>(), statements);
             log.accept(o.oneLine());
             return o;
           };
@@ -69,7 +73,7 @@ public final class ProveSession {
             ServerView view =
                 ServerInspector.inspect(
                     server.jdbcUrl(database, null), server.user(), server.password(), server.statusUrl().orElse(null));
-            return new Prover.Advice(Advisor.analyze(poolOnly(profile, server.jdbcUrl(database, null)), view), view.globals());
+            return new Prover.Advice(Advisor.analyze(poolOnly(profile, server.jdbcUrl(database, null), config[0]), view), view.globals());
           };
       Prover.ServerSide serverSide =
           step -> {
@@ -88,16 +92,19 @@ public final class ProveSession {
   }
 
   /**
-   * The profile with only the workload pool's sources, when the agent names them: the settings the
-   * advisor judges are the pool's, not those of the sample's own admin connections (counters,
-   * inspector), which may have been recorded as sources too. Unchanged when no source's URL
-   * matches (then the advisor sees what the agent saw).
+   * The profile with only the sources that can be the workload's pool: same URL (without
+   * parameters) and, for every property the step configured, the same value where the source
+   * recorded it. The agent keeps every configuration it has seen since it started in each new
+   * window (earlier steps' pools, this sample's own admin connections with driver defaults); left
+   * in, they would make the advisor judge a setting "not in effect everywhere" and repeat advice
+   * the pool already follows. Unchanged when no source matches (then the advisor sees what the
+   * agent saw).
    */
-  static TrafficProfile poolOnly(TrafficProfile profile, String poolUrlWithoutParameters) {
-    String base = stripParameters(poolUrlWithoutParameters);
+  static TrafficProfile poolOnly(TrafficProfile profile, String poolUrl, ProveConfig config) {
+    String base = stripParameters(poolUrl);
     List<Source> pool = new ArrayList<>();
     for (Source s : profile.sources()) {
-      if (s.jdbcUrl() != null && stripParameters(s.jdbcUrl()).equalsIgnoreCase(base)) {
+      if (s.jdbcUrl() != null && stripParameters(s.jdbcUrl()).equalsIgnoreCase(base) && matches(s, config)) {
         pool.add(s);
       }
     }
@@ -111,6 +118,16 @@ public final class ProveSession {
     profile.probes().forEach(p::addProbe);
     p.connections().add(profile.connections());
     return p;
+  }
+
+  private static boolean matches(Source s, ProveConfig config) {
+    for (Map.Entry<String, String> e : config.jdbcProperties().entrySet()) {
+      String recorded = ProveConfig.get(s.properties(), e.getKey());
+      if (recorded != null && !ProveConfig.sameValue(recorded, e.getValue())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String stripParameters(String url) {
