@@ -1,0 +1,226 @@
+package io.wireadvisor.agent.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.wireadvisor.profile.CommandType;
+import io.wireadvisor.profile.ShapeStats;
+import io.wireadvisor.profile.Source;
+import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.profile.Via;
+import io.wireadvisor.sql.ProbeKind;
+import io.wireadvisor.testkit.CounterSnapshot;
+import io.wireadvisor.testkit.Commands;
+import io.wireadvisor.testkit.DatabaseServer;
+import io.wireadvisor.testkit.RealDatabase;
+import io.wireadvisor.testkit.ServerCounters;
+import io.wireadvisor.testkit.ServerKind;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The shaded agent in a forked JVM counts exactly what the server counted: for every command the
+ * server's counters count exactly, the agent's count over the same window equals the server's
+ * counter delta. Then, after the window, each connection's COM_INIT_DB and COM_QUIT are checked
+ * against the server too.
+ */
+@RealDatabase
+class AgentCountsIT {
+  private final DatabaseServer server;
+  private final ServerCounters counters;
+  private final String db;
+
+  AgentCountsIT(DatabaseServer server) throws SQLException {
+    this.server = server;
+    this.counters = server.counters();
+    this.db = server.createDatabase("agent");
+    try (Connection c = server.connect(db, null);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(100), b LONGBLOB)");
+      s.execute("INSERT INTO t (id, v) VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'e')");
+    }
+  }
+
+  static Stream<Arguments> scenarios() {
+    List<Arguments> list = new ArrayList<>();
+    String newest = AgentFork.newestDriver();
+    for (String driver : AgentFork.drivers()) {
+      list.add(Arguments.of(driver, "plain", "useServerPrepStmts=false"));
+      list.add(Arguments.of(driver, "plain", "useServerPrepStmts=true&cachePrepStmts=false"));
+      list.add(Arguments.of(driver, "plain", "useServerPrepStmts=true&cachePrepStmts=true"));
+    }
+    list.add(Arguments.of(newest, "plain", "useConfigs=maxPerformance&useServerPrepStmts=true"));
+    list.add(Arguments.of(newest, "hikari", "useServerPrepStmts=true&cachePrepStmts=true"));
+    list.add(Arguments.of(newest, "hikari", "useServerPrepStmts=false"));
+    list.add(Arguments.of(newest, "batch", "useServerPrepStmts=true&rewriteBatchedStatements=false"));
+    list.add(Arguments.of(newest, "batch", "useServerPrepStmts=false&rewriteBatchedStatements=true"));
+    return list.stream();
+  }
+
+  @ParameterizedTest(name = "Connector/J {0}, {1}, {2}")
+  @MethodSource("scenarios")
+  void agentCountsEqualServerCounters(String driver, String scenario, String properties) throws Exception {
+    Path dir = Paths.get(System.getProperty("wireadvisor.buildDirectory", "target"), "agent-it",
+        driver + "-" + scenario + "-" + properties.replaceAll("[^A-Za-z0-9]+", "_"));
+    List<Path> cp = new ArrayList<>();
+    cp.add(AgentFork.driverJar(driver));
+    cp.add(AgentFork.itJar("HikariCP-" + System.getProperty("wireadvisor.agent.hikari", "6.3.3") + ".jar"));
+    String slf4j = System.getProperty("wireadvisor.agent.slf4j", "2.0.17");
+    cp.add(AgentFork.itJar("slf4j-api-" + slf4j + ".jar"));
+    cp.add(AgentFork.itJar("slf4j-nop-" + slf4j + ".jar"));
+    cp.add(AgentFork.testClasses());
+    String options = "profile=" + dir.resolve("final.json") + ",interval=0,quiet=true";
+    List<String> cmd =
+        AgentFork.command(
+            AgentFork.defaultJava(), options, cp, "io.wireadvisor.agent.it.app.WorkloadApp",
+            List.of(scenario, server.jdbcUrl(db, properties), server.user(),
+                server.password() == null ? "" : server.password(), dir.toString()));
+
+    try (AgentFork app = AgentFork.start(cmd, dir)) {
+      app.await("READY");
+      CounterSnapshot before = counters.snapshot();
+      app.send("GO");
+      int connections = Integer.parseInt(app.await("DONE").substring(5).trim());
+      CounterSnapshot during = counters.snapshot().minus(before);
+      CounterSnapshot afterWindow = counters.snapshot();
+      app.send("EXIT");
+      assertThat(app.awaitExit()).as("exit code; stderr:\n%s", app.stderr()).isZero();
+      CounterSnapshot closing = counters.snapshot().minus(afterWindow);
+
+      TrafficProfile window = app.profile("window.json");
+      TrafficProfile fin = app.profile("final.json");
+      assertThat(app.stderr()).as("the agent warns about nothing").doesNotContain("wire-advisor:");
+
+      // 1. The window: every exactly-counted command equals the server's delta.
+      assertThat(agentCounts(window)).as("agent vs server, stderr:\n%s", app.stderr())
+          .isEqualTo(serverCounts(during));
+      assertThat(window.totalCommands()).isPositive();
+
+      // 2. After the window: COM_INIT_DB and COM_QUIT per connection the app closed itself.
+      long quits = fin.count(CommandType.QUIT);
+      long initDbs = fin.count(CommandType.INIT_DB) - window.count(CommandType.INIT_DB);
+      long queries = fin.count(CommandType.QUERY) - window.count(CommandType.QUERY);
+      assertThat(initDbs).isEqualTo(connections);
+      if (!scenario.equals("hikari")) {
+        assertThat(quits).as("one COM_QUIT per closed connection").isEqualTo(connections);
+      } else {
+        assertThat(quits).as("the pool's connection is closed at shutdown").isEqualTo(1);
+      }
+      if (server.kind() == ServerKind.MARIADB) {
+        // MariaDB has no COM_QUERY counter: it is Questions arithmetic, in which each COM_QUIT
+        // and COM_INIT_DB adds one (see testkit's StatusVariableCounters).
+        assertThat(closing.get(Commands.COM_QUERY)).isEqualTo(queries + quits + initDbs);
+      } else {
+        for (String c : counters.exactCommands()) {
+          CommandType type = CommandType.fromWireName(c);
+          assertThat(fin.count(type) - window.count(type)).as(c).isEqualTo(closing.get(c));
+        }
+      }
+
+      // 3. Attribution and configuration.
+      assertThat(window.sources()).hasSize(1);
+      Source src = window.sources().get(0);
+      assertThat(src.driverVersion()).isEqualTo(driver);
+      assertThat(src.serverVersion()).isEqualTo(server.version());
+      assertThat(src.isolation()).isNotBlank();
+      assertThat(src.jdbcUrl()).startsWith("jdbc:mysql://").doesNotContain("?");
+      assertThat(src.properties()).containsKeys("useServerPrepStmts", "cachePrepStmts", "prepStmtCacheSqlLimit");
+      assertThat(src.properties().keySet()).noneMatch(Source::isSecret);
+      assertThat(window.connections().connections()).isEqualTo(scenario.equals("hikari") ? 1 : connections);
+      checkShapes(scenario, properties, window);
+    }
+  }
+
+  private void checkShapes(String scenario, String properties, TrafficProfile p) {
+    boolean serverPs = properties.contains("useServerPrepStmts=true");
+    boolean cached = properties.contains("cachePrepStmts=true") || properties.contains("maxPerformance");
+    long perShapeTotal = 0;
+    for (ShapeStats s : p.shapes().values()) {
+      perShapeTotal += s.count(Via.TEXT_EXECUTES);
+    }
+    assertThat(perShapeTotal).as("every COM_QUERY has a shape").isEqualTo(p.count(CommandType.QUERY));
+    assertThat(p.total(Via.EXECUTES)).as("every COM_STMT_EXECUTE has a shape").isEqualTo(p.count(CommandType.STMT_EXECUTE));
+    assertThat(p.total(Via.PREPARES)).isEqualTo(p.count(CommandType.STMT_PREPARE));
+    assertThat(p.total(Via.CLOSES)).isEqualTo(p.count(CommandType.STMT_CLOSE));
+
+    if (scenario.equals("plain")) {
+      ShapeStats shortSelect = shape(p, "select v from t where id = ?");
+      ShapeStats longSelect = shape(p, "select t.id , t.v");
+      int n = io.wireadvisor.agent.it.app.WorkloadApp.ROUNDS;
+      if (!serverPs) {
+        assertThat(shortSelect.count(Via.TEXT_EXECUTES)).isEqualTo(2L * n); // literal and ? texts
+        assertThat(longSelect.count(Via.TEXT_EXECUTES)).isEqualTo(n);
+        assertThat(p.count(CommandType.STMT_PREPARE)).isZero();
+      } else {
+        assertThat(shortSelect.count(Via.EXECUTES)).isEqualTo(n);
+        assertThat(longSelect.count(Via.EXECUTES)).isEqualTo(n);
+        // Over prepStmtCacheSqlLimit: never cached, so prepared and closed every time.
+        assertThat(longSelect.count(Via.PREPARES)).isEqualTo(n);
+        assertThat(longSelect.count(Via.CLOSES)).isEqualTo(n);
+        assertThat(longSelect.minSqlLength()).isGreaterThan(256);
+        assertThat(shortSelect.count(Via.PREPARES)).isEqualTo(cached ? 1 : n);
+        assertThat(shortSelect.count(Via.CLOSES)).isEqualTo(cached ? 0 : n);
+        assertThat(p.count(CommandType.STMT_SEND_LONG_DATA)).isPositive();
+        assertThat(shape(p, "update t set b = ?").count(Via.SEND_LONG_DATA))
+            .isEqualTo(p.count(CommandType.STMT_SEND_LONG_DATA));
+      }
+      if (!properties.contains("maxPerformance")) {
+        assertThat(p.probes().get(ProbeKind.ISOLATION_READ).causes())
+            .containsEntry("getTransactionIsolation", 4L);
+        assertThat(p.probes().get(ProbeKind.READ_ONLY_READ).causes()).containsEntry("isReadOnly", 4L);
+        assertThat(p.probes().get(ProbeKind.AUTOCOMMIT_SET).causes()).containsKey("setAutoCommit");
+      } else {
+        assertThat(p.probes()).doesNotContainKeys(ProbeKind.ISOLATION_READ, ProbeKind.READ_ONLY_READ);
+      }
+      assertThat(p.probes().get(ProbeKind.VARIABLES_READ).causes()).containsKey("loadServerVariables");
+    } else if (scenario.equals("batch")) {
+      ShapeStats insert = shape(p, "insert into t");
+      assertThat(insert.count(Via.BATCHES)).isEqualTo(1);
+      assertThat(insert.count(Via.BATCHED_STATEMENTS)).isEqualTo(5);
+      assertThat(p.total(Via.BATCHED_STATEMENTS)).isEqualTo(8);
+    } else if (scenario.equals("hikari")) {
+      assertThat(p.probes().get(ProbeKind.VALIDATION_QUERY)).isNull(); // isValid() is a COM_PING
+      Map<String, Long> causes = new LinkedHashMap<>();
+      p.probes().values().forEach(ps -> causes.putAll(ps.causes()));
+      assertThat(causes.keySet()).anyMatch(c -> c.startsWith("hikari."));
+    }
+  }
+
+  private static ShapeStats shape(TrafficProfile p, String digestTextPrefix) {
+    return p.shapes().values().stream()
+        .filter(s -> s.digestText().startsWith(digestTextPrefix))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no shape starting '" + digestTextPrefix + "' in "
+            + p.shapes().values().stream().map(ShapeStats::digestText).toList()));
+  }
+
+  private Map<String, Long> agentCounts(TrafficProfile p) {
+    Map<String, Long> m = new LinkedHashMap<>();
+    for (String c : Commands.ALL) {
+      if (counters.exactCommands().contains(c)) {
+        m.put(c, p.count(CommandType.fromWireName(c)));
+      }
+    }
+    return m;
+  }
+
+  private Map<String, Long> serverCounts(CounterSnapshot delta) {
+    Map<String, Long> m = new LinkedHashMap<>();
+    for (String c : Commands.ALL) {
+      if (counters.exactCommands().contains(c)) {
+        m.put(c, delta.get(c));
+      }
+    }
+    return m;
+  }
+}
