@@ -47,7 +47,7 @@ public final class ProveReport {
 
   List<String> header() {
     return List.of("step", "applied", "stmt/s", "vs previous", "vs baseline", "QUERY/stmt", "PREPARE/stmt",
-        "EXECUTE/stmt", "CLOSE/stmt", "probes/stmt", "agent = server", "errors", "advisor next");
+        "EXECUTE/stmt", "CLOSE/stmt", "probe reads/stmt", "SETs/stmt", "agent = server", "errors", "advisor next");
   }
 
   List<List<String>> rows() {
@@ -72,8 +72,10 @@ public final class ProveReport {
           Double v = o.agentPerStatement(c);
           r.add(v == null ? f2(o.perStatement(c)) + " (server)" : f2(v));
         }
-        Double probes = o.agentProbesPerStatement();
-        r.add(probes == null ? "N/A" : f2(probes));
+        Double reads = o.agentProbeReadsPerStatement();
+        r.add(reads == null ? "N/A" : f2(reads));
+        Double sets = o.agentSessionSetsPerStatement();
+        r.add(sets == null ? "N/A" : f2(sets));
         r.add(!o.wireCrossChecked() ? "N/A" : o.wireMismatches().isEmpty() ? "yes" : "NO");
         r.add(String.valueOf(o.result().errors()));
       }
@@ -157,7 +159,7 @@ public final class ProveReport {
       }
     }
     n.add("stmt/s: business statements per second counted by the application; a negative change is a real, measured loss.");
-    n.add("Wire commands and probes per business statement from the agent's profile of the measured window; "
+    n.add("Wire commands, session-state reads (SELECT @@session...) and session SETs per business statement from the agent's profile of the measured window; "
         + "'agent = server' compares its counts with the server's exact command counters over the same window.");
     n.add("advisor next: what the advisor recommended on that step's profile; '(in effect)' marks advice whose change is already applied.");
     return n;
@@ -246,6 +248,8 @@ public final class ProveReport {
         }
         me.put("agentWireCommandsPerStatement", per);
         me.put("agentProbesPerStatement", o.agentProbesPerStatement());
+        me.put("agentProbeReadsPerStatement", o.agentProbeReadsPerStatement());
+        me.put("agentSessionSetsPerStatement", o.agentSessionSetsPerStatement());
         me.put("wireCrossChecked", o.wireCrossChecked());
         me.put("wireMismatches", o.wireMismatches());
         me.put("planCacheHitRatio", o.planCacheHitRatio());

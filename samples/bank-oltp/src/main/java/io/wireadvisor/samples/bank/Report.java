@@ -50,7 +50,7 @@ public final class Report {
   List<String> header() {
     return List.of("#", "scenario", "stmt/s", "tx/s", "server QPS", "avg µs", "p95 µs", "p99 µs",
         "QUERY/stmt", "PREPARE/stmt", "EXECUTE/stmt", "CLOSE/stmt", "probes/stmt", "SET/stmt",
-        "agent probes/stmt", "agent = server", "plan cache hits", "errors", "study QPS", "study avg µs");
+        "agent probe reads/stmt", "agent SETs/stmt", "agent = server", "plan cache hits", "errors", "study QPS", "study avg µs");
   }
 
   List<List<String>> rows() {
@@ -61,7 +61,7 @@ public final class Report {
       r.add(o.scenario().name());
       if (!o.ok()) {
         r.add("FAILED: " + o.failure());
-        while (r.size() < 18) {
+        while (r.size() < 19) {
           r.add("");
         }
       } else {
@@ -76,7 +76,8 @@ public final class Report {
         }
         r.add(o.probesPerStatement() == null ? "N/A" : f2(o.probesPerStatement()));
         r.add(o.setsPerStatement() == null ? "N/A" : f2(o.setsPerStatement()));
-        r.add(o.agentProbesPerStatement() == null ? "N/A" : f2(o.agentProbesPerStatement()));
+        r.add(o.agentProbeReadsPerStatement() == null ? "N/A" : f2(o.agentProbeReadsPerStatement()));
+        r.add(o.agentSessionSetsPerStatement() == null ? "N/A" : f2(o.agentSessionSetsPerStatement()));
         r.add(!o.wireCrossChecked() ? "N/A" : o.wireMismatches().isEmpty() ? "yes" : "NO");
         r.add(o.planCacheHitRatio() == null ? "N/A" : String.format(Locale.ROOT, "%.0f%%", 100 * o.planCacheHitRatio()));
         r.add(String.valueOf(o.result().errors()));
@@ -169,7 +170,8 @@ public final class Report {
     if (agentSource == null) {
       n.add("agent columns N/A: run without the wire-advisor agent (it was not found or --no-agent).");
     } else {
-      n.add("agent probes/stmt: session-variable probes the agent saw per business statement; agent = server: the agent's "
+      n.add("agent probe reads/stmt, agent SETs/stmt: session-state reads (SELECT @@session...) and session SETs (autocommit, ...) "
+          + "the agent saw, per business statement; agent = server: the agent's "
           + "per-command counts equal the server's exact counters over the same window (N/A where the server counts nothing exactly).");
     }
     n.add("Latencies are per business statement as the application sees it (prepare + execute + read + close).");
@@ -330,6 +332,8 @@ public final class Report {
           ag.put("wireCommandsPerStatement", aper);
           ag.put("probes", o.agent().totalProbes());
           ag.put("probesPerStatement", o.agentProbesPerStatement());
+          ag.put("probeReadsPerStatement", o.agentProbeReadsPerStatement());
+          ag.put("sessionSetsPerStatement", o.agentSessionSetsPerStatement());
           Map<String, Object> kinds = new LinkedHashMap<>();
           o.agent().probes().forEach((k, v) -> kinds.put(k.name(), v.count()));
           ag.put("probesByKind", kinds);

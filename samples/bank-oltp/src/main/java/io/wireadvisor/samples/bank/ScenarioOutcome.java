@@ -2,10 +2,13 @@ package io.wireadvisor.samples.bank;
 
 import io.wireadvisor.profile.CommandStats;
 import io.wireadvisor.profile.CommandType;
+import io.wireadvisor.profile.ProbeStats;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.samples.bank.Scenarios.Scenario;
+import io.wireadvisor.sql.ProbeKind;
 import io.wireadvisor.testkit.Commands;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -128,12 +131,45 @@ public record ScenarioOutcome(
     return agentWire().getOrDefault(command, 0L) / (double) result.statements();
   }
 
-  /** Session-variable probes the agent saw (every kind, validation included) per business statement. */
+  /** Session chatter the agent saw (every probe kind, validation included) per business statement. */
   public Double agentProbesPerStatement() {
     if (agent == null || result == null || result.statements() == 0) {
       return null;
     }
     return agent.totalProbes() / (double) result.statements();
+  }
+
+  /**
+   * Session-state reads the agent saw ({@code SELECT @@session.transaction_isolation} and the
+   * like, {@code SHOW VARIABLES}) per business statement: what {@code useLocalSessionState} and
+   * {@code cacheServerConfiguration} remove. Null without the agent.
+   */
+  public Double agentProbeReadsPerStatement() {
+    return agentProbes(EnumSet.of(ProbeKind.ISOLATION_READ, ProbeKind.READ_ONLY_READ, ProbeKind.VARIABLES_READ,
+        ProbeKind.SHOW_VARIABLES));
+  }
+
+  /**
+   * Session SETs the agent saw ({@code SET autocommit}, isolation, read-only, names, other session
+   * variables) per business statement. Spring-style transactions send two {@code SET autocommit}
+   * each whatever the settings. Null without the agent.
+   */
+  public Double agentSessionSetsPerStatement() {
+    return agentProbes(EnumSet.of(ProbeKind.AUTOCOMMIT_SET, ProbeKind.ISOLATION_SET, ProbeKind.READ_ONLY_SET,
+        ProbeKind.SET_NAMES, ProbeKind.SESSION_SET));
+  }
+
+  private Double agentProbes(Set<ProbeKind> kinds) {
+    if (agent == null || result == null || result.statements() == 0) {
+      return null;
+    }
+    long n = 0;
+    for (Map.Entry<ProbeKind, ProbeStats> e : agent.probes().entrySet()) {
+      if (kinds.contains(e.getKey())) {
+        n += e.getValue().count();
+      }
+    }
+    return n / (double) result.statements();
   }
 
   /**

@@ -37,9 +37,15 @@ class ScenarioOutcomeAgentTest {
     p.addCommand(CommandType.STMT_EXECUTE, new CommandStats(1000, null));
     // No exact server counter for CLOSE in this test: a different count there is not a mismatch.
     p.addCommand(CommandType.STMT_CLOSE, new CommandStats(5, null));
-    ProbeStats probes = new ProbeStats();
-    probes.add(50);
-    p.addProbe(ProbeKind.values()[0], probes);
+    ProbeStats reads = new ProbeStats();
+    reads.add(50);
+    p.addProbe(ProbeKind.ISOLATION_READ, reads);
+    ProbeStats sets = new ProbeStats();
+    sets.add(200);
+    p.addProbe(ProbeKind.AUTOCOMMIT_SET, sets);
+    ProbeStats pings = new ProbeStats();
+    pings.add(7);
+    p.addProbe(ProbeKind.VALIDATION_QUERY, pings);
     return p;
   }
 
@@ -48,7 +54,9 @@ class ScenarioOutcomeAgentTest {
     ScenarioOutcome o = outcome(agent(), 300);
     assertThat(o.agentPerStatement(Commands.COM_QUERY)).isEqualTo(0.3);
     assertThat(o.agentPerStatement(Commands.COM_STMT_PREPARE)).isZero();
-    assertThat(o.agentProbesPerStatement()).isEqualTo(0.05);
+    assertThat(o.agentProbeReadsPerStatement()).isEqualTo(0.05);
+    assertThat(o.agentSessionSetsPerStatement()).isEqualTo(0.2);
+    assertThat(o.agentProbesPerStatement()).isEqualTo(0.257);
     assertThat(o.wireCrossChecked()).isTrue();
     assertThat(o.wireMismatches()).isEmpty();
     assertThat(o.oneLine()).contains("agent = server counters");
@@ -68,13 +76,14 @@ class ScenarioOutcomeAgentTest {
     assertThat(o.wireMismatches()).isEmpty();
     assertThat(o.agentPerStatement(Commands.COM_QUERY)).isNull();
     assertThat(o.agentProbesPerStatement()).isNull();
+    assertThat(o.agentProbeReadsPerStatement()).isNull();
   }
 
   @Test
   void theReportShowsTheCheckAndFlagsTheMismatch() {
     Report report = new Report("MARIADB test", new Workload.Settings(1, java.time.Duration.ZERO, java.time.Duration.ofSeconds(10), 1, 1),
         Scenarios.load().study(), List.of(outcome(agent(), 302)));
-    assertThat(report.rows().get(0)).contains("NO", "0.05");
+    assertThat(report.rows().get(0)).contains("NO", "0.05", "0.20");
     assertThat(report.terminal()).contains("agent and server counts differ: COM_QUERY: agent 300, server 302");
   }
 }
