@@ -247,7 +247,7 @@ public final class Main {
     @Option(names = "--max-steps", defaultValue = "6", description = "At most this many rounds of advice applied after the baseline (default: ${DEFAULT-VALUE}).")
     int maxSteps;
 
-    @Option(names = "--baseline", defaultValue = "1", description = "Scenario whose JDBC properties are the starting point (default: ${DEFAULT-VALUE}); its globals are not set.")
+    @Option(names = "--baseline", defaultValue = "1", description = "Scenario whose configuration is the starting point (default: ${DEFAULT-VALUE}): its JDBC properties, and its globals on TiDB.")
     int baseline;
 
     @Option(names = "--skip-load", description = "Use the data already in --database (loaded with the same --scale and --seed).")
@@ -289,7 +289,7 @@ public final class Main {
         AgentProfiles agent = AgentProfiles.attach(agentJar, err::println);
         Prover.Result result =
             new ProveSession(db, server.database, mix, agent, settings, maxSteps, err::println)
-                .run(ProveConfig.baseline(base.jdbcProperties()));
+                .run(ProveConfig.of(base, db.isTiDB()));
         ProveReport report =
             new ProveReport(db.kind() + " " + db.version() + " (" + db.source() + ")",
                 db.jdbcUrl(server.database, result.finalConfig().urlParameters()), settings, agent.describe(), result);

@@ -34,6 +34,14 @@ public record ProveConfig(
     return new ProveConfig(parse(urlParameters), Map.of(), Map.of(), List.of());
   }
 
+  /**
+   * A scenario's configuration as a starting point: its JDBC properties, and on TiDB its globals
+   * (elsewhere they do not exist). Its cached tables are not taken: caching is advice to prove.
+   */
+  public static ProveConfig of(Scenarios.Scenario scenario, boolean tidb) {
+    return new ProveConfig(parse(scenario.jdbcProperties()), Map.of(), tidb ? scenario.tidbGlobals() : Map.of(), List.of());
+  }
+
   /** {@code a=1&b=2} as an ordered map; a parameter without {@code =} is an error. */
   static Map<String, String> parse(String urlParameters) {
     Map<String, String> m = new LinkedHashMap<>();

@@ -8,6 +8,7 @@ import io.wireadvisor.samples.bank.Scenarios.Scenario;
 import io.wireadvisor.server.ServerInspector;
 import io.wireadvisor.server.ServerView;
 import io.wireadvisor.testkit.DatabaseServer;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +81,15 @@ public final class ProveSession {
             guard.setGlobals(step.globals());
             guard.cacheTables(step.tables());
           };
+      // The baseline's own server state (scenario 1's globals on TiDB), restored like the rest.
+      guard.setGlobals(baseline.globals());
+      guard.cacheTables(baseline.cachedTables());
       return new Prover(bench, analyst, serverSide, database, maxSteps, log).run(baseline);
+    } catch (SQLException e) {
+      // Only the baseline's server changes above throw this (the loop reports its own failures).
+      return new Prover.Result(
+          List.of(new Prover.Step(0, baseline, List.of(), ChangePlan.merge(List.of()), null, null, List.of())),
+          Prover.Stop.FAILED, "cannot set the baseline's server state: " + e);
     } finally {
       guard.restore();
       try {

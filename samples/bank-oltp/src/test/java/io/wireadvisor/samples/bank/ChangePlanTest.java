@@ -108,6 +108,15 @@ class ChangePlanTest {
   }
 
   @Test
+  void aScenarioAsBaselineTakesItsGlobalsOnlyOnTiDB() {
+    Scenarios.Scenario s1 = Scenarios.load().byId(1);
+    assertThat(ProveConfig.of(s1, true).globals()).containsEntry("tidb_rc_read_check_ts", "OFF");
+    assertThat(ProveConfig.of(s1, false).globals()).isEmpty();
+    assertThat(ProveConfig.of(s1, false).urlParameters()).isEqualTo(s1.jdbcProperties());
+    assertThat(ProveConfig.of(Scenarios.load().byId(7), true).cachedTables()).isEmpty();
+  }
+
+  @Test
   void aMalformedBaselineIsAClearError() {
     assertThatThrownBy(() -> ProveConfig.baseline("useServerPrepStmts"))
         .isInstanceOf(IllegalArgumentException.class)

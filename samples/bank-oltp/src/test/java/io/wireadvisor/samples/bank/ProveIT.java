@@ -55,7 +55,7 @@ class ProveIT {
     globalsBefore = globals(watchedGlobals(List.of()));
     agent = AgentProfiles.attach(null, log::add);
     result = new ProveSession(server, database, mix, agent, SETTINGS, MAX_STEPS, log::add)
-        .run(ProveConfig.baseline(Scenarios.load().byId(1).jdbcProperties()));
+        .run(ProveConfig.of(Scenarios.load().byId(1), server.isTiDB()));
     log.forEach(System.out::println);
     System.out.println(new ProveReport(server.kind() + " " + server.version(),
         server.jdbcUrl(database, result.finalConfig().urlParameters()), SETTINGS, agent.describe(), result).terminal());
