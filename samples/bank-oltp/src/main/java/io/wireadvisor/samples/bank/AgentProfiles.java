@@ -51,9 +51,10 @@ public final class AgentProfiles implements WireProfileSource {
    * @throws AgentUnavailableException naming the places searched, or why attaching failed
    */
   public static AgentProfiles attach(Path explicitJar, Consumer<String> log) throws AgentUnavailableException {
-    Class<?> api = activeApi();
+    Class<?> api = presentApi();
     if (api != null) {
-      return create(api, "wire-advisor agent (-javaagent or already attached)");
+      // Started with -javaagent (or attached before): a second agent would only be ignored.
+      return create(requireActive(api, "the agent already in this JVM"), "wire-advisor agent (-javaagent or already attached)");
     }
     Path jar = locate(explicitJar);
     try {
@@ -62,13 +63,30 @@ public final class AgentProfiles implements WireProfileSource {
     } catch (RuntimeException | LinkageError e) {
       throw new AgentUnavailableException("cannot attach the agent " + jar + " to this JVM: " + e, e);
     }
-    api = activeApi();
+    api = presentApi();
     if (api == null) {
-      throw new AgentUnavailableException(
-          "attached " + jar + " but " + API + ".isActive() is not true (is it the wire-advisor agent jar?)", null);
+      throw new AgentUnavailableException("attached " + jar + " but it has no " + API + " (is it the wire-advisor agent jar?)", null);
     }
     log.accept("wire-advisor agent attached in-process from " + jar);
-    return create(api, "wire-advisor agent (attached in-process)");
+    return create(requireActive(api, jar.toString()), "wire-advisor agent (attached in-process)");
+  }
+
+  /**
+   * The agent activates once it has hooked Connector/J's protocol class, which happens when that
+   * class loads (or, attached later, when it is retransformed): load it now, so that "not active"
+   * means the hooks really failed (the agent says why on stderr), not that no connection was made yet.
+   */
+  private static Class<?> requireActive(Class<?> api, String what) throws AgentUnavailableException {
+    try {
+      Class.forName("com.mysql.cj.protocol.a.NativeProtocol", true, AgentProfiles.class.getClassLoader());
+    } catch (ClassNotFoundException | LinkageError e) {
+      throw new AgentUnavailableException("Connector/J is not on this sample's class path: " + e, e);
+    }
+    if (!isActive(api)) {
+      throw new AgentUnavailableException(
+          what + " did not hook Connector/J (" + API + ".isActive() is false; its warning on stderr says why)", null);
+    }
+    return api;
   }
 
   private static AgentProfiles create(Class<?> api, String description) throws AgentUnavailableException {
@@ -79,23 +97,27 @@ public final class AgentProfiles implements WireProfileSource {
     }
   }
 
-  /** Throws, naming what was searched, unless an agent is active or its jar can be found. */
+  /** Throws, naming what was searched, unless an agent is in this JVM or its jar can be found. */
   public static void check(Path explicitJar) throws AgentUnavailableException {
-    if (activeApi() == null) {
+    if (presentApi() == null) {
       locate(explicitJar);
     }
   }
 
-  /** {@code AgentApi} when an agent is active in this JVM, else null. */
-  static Class<?> activeApi() {
+  /** {@code AgentApi} when an agent's jar is on the system class path (-javaagent, or attached), else null. */
+  static Class<?> presentApi() {
     try {
-      Class<?> api = Class.forName(API, true, ClassLoader.getSystemClassLoader());
-      Object active = api.getMethod("isActive").invoke(null);
-      return Boolean.TRUE.equals(active) ? api : null;
-    } catch (ClassNotFoundException e) {
+      return Class.forName(API, false, ClassLoader.getSystemClassLoader());
+    } catch (ClassNotFoundException | LinkageError e) {
       return null;
+    }
+  }
+
+  private static boolean isActive(Class<?> api) {
+    try {
+      return Boolean.TRUE.equals(api.getMethod("isActive").invoke(null));
     } catch (ReflectiveOperationException | LinkageError e) {
-      return null;
+      return false;
     }
   }
 
