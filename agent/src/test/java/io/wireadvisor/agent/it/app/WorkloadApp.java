@@ -27,14 +27,14 @@ import javax.sql.DataSource;
  * app: READY            (driver loaded, no connection yet)   test: snapshot, then GO
  * app: runs the scenario, keeps its connections open, dumps AgentApi.profileJson() to
  *      &lt;out&gt;/window.json, prints DONE &lt;connections&gt;     test: snapshot, then EXIT
- * app: COM_INIT_DB on each connection, closes them (COM_QUIT), exits (the agent writes its
- *      profile at shutdown)
+ * app: a USE on each connection, closes them (COM_QUIT), exits (the agent writes its profile
+ *      at shutdown)
  * </pre>
  *
  * Arguments: scenario, JDBC URL (with the scenario's properties), user, password, output dir.
  */
 public final class WorkloadApp {
-  static final int ROUNDS = 12;
+  public static final int ROUNDS = 12;
   /** Longer than Connector/J's default prepStmtCacheSqlLimit (256), as ORM SQL often is. */
   static final String LONG_SELECT =
       "SELECT t.id, t.v, t.id + 1 AS next_id, t.id * 2 AS double_id, CONCAT(t.v, '-suffix') AS"
@@ -101,7 +101,7 @@ public final class WorkloadApp {
     expect(in, "EXIT");
 
     for (Connection c : open) {
-      c.setCatalog(c.getCatalog()); // one COM_INIT_DB each, counted after the window
+      c.setCatalog("information_schema"); // a USE each (COM_QUERY), counted after the window
       c.close();
     }
     if (pool != null) {
