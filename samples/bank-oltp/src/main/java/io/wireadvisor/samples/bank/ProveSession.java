@@ -65,7 +65,7 @@ public final class ProveSession {
             Scenario s =
                 new Scenario(step, "step " + step, "prove step " + step, cfg.urlParameters(), cfg.globals(),
                     !cfg.cachedTables().isEmpty(), NOT_PUBLISHED);
-            ScenarioOutcome o = runner.measure(s, cfg.urlParameters(), cfg.poolSettings(), new ArrayList<>(), statements);
+            ScenarioOutcome o = runner.measure(s, "step" + step, cfg.urlParameters(), cfg.poolSettings(), new ArrayList<>(), statements);
             log.accept(o.oneLine());
             return o;
           };

@@ -110,7 +110,7 @@ public final class ScenarioRunner {
           notes.add("ALTER TABLE ... CACHE N/A on " + server.kind() + " (skipped)");
         }
       }
-      ScenarioOutcome o = measure(s, s.jdbcProperties(), Map.of(), notes, statements);
+      ScenarioOutcome o = measure(s, "S" + s.id(), s.jdbcProperties(), Map.of(), notes, statements);
       log.accept(o.oneLine());
       return o;
     } catch (Exception e) {
@@ -130,12 +130,19 @@ public final class ScenarioRunner {
    * <p>Order at the window's edges: the server's readings open it before the agent's reset and
    * close it after the agent's profile is read, so the agent's window lies inside the server's and
    * both hold the same traffic (the readings' own queries are not counted by either).
+   *
+   * @param label names the progress lines and the pool, e.g. {@code S3} or {@code step2}
    */
   ScenarioOutcome measure(
-      Scenario s, String jdbcProperties, Map<String, String> poolSettings, List<String> notes, ServerStatements statements)
+      Scenario s,
+      String label,
+      String jdbcProperties,
+      Map<String, String> poolSettings,
+      List<String> notes,
+      ServerStatements statements)
       throws Exception {
     try (HikariDataSource ds =
-        workload.pool(database, jdbcProperties, poolSettings, settings.threads(), "bank-s" + s.id())) {
+        workload.pool(database, jdbcProperties, poolSettings, settings.threads(), "bank-" + label)) {
       workload.prime(ds, settings.threads(), settings.seed(), settings.scale());
       List<Map<String, Long>> wireAt = new ArrayList<>(List.of(Map.of(), Map.of()));
       ServerStatements.Reading[] stmtAt = new ServerStatements.Reading[2];
@@ -168,7 +175,7 @@ public final class ScenarioRunner {
               stmtAt[1] = statements.read(true);
             }
           };
-      Workload.Result r = workload.run(ds, settings, window, "S" + s.id(), log);
+      Workload.Result r = workload.run(ds, settings, window, label, log);
       Map<String, Long> delta = new LinkedHashMap<>();
       for (Map.Entry<String, Long> e : wireAt.get(1).entrySet()) {
         delta.put(e.getKey(), e.getValue() - wireAt.get(0).getOrDefault(e.getKey(), 0L));
