@@ -74,7 +74,7 @@ public final class ProveSession {
             ServerView view =
                 ServerInspector.inspect(
                     server.jdbcUrl(database, null), server.user(), server.password(), server.statusUrl().orElse(null));
-            return new Prover.Advice(Advisor.analyze(poolOnly(profile, server.jdbcUrl(database, null), config[0]), view), view.globals());
+            return new Prover.Advice(Advisor.analyze(poolOnly(profile, server.jdbcUrl(database, null), config[0], Workload.POOL_ISOLATION), view), view.globals());
           };
       Prover.ServerSide serverSide =
           step -> {
@@ -101,15 +101,21 @@ public final class ProveSession {
   }
 
   /**
-   * The profile with only the sources that can be the workload's pool: same URL (without
-   * parameters) and, for every property the step configured, the same value where the source
-   * recorded it. The agent keeps every configuration it has seen since it started in each new
-   * window (earlier steps' pools, this sample's own admin connections with driver defaults); left
-   * in, they would make the advisor judge a setting "not in effect everywhere" and repeat advice
-   * the pool already follows. Unchanged when no source matches (then the advisor sees what the
-   * agent saw).
+   * The profile as the advisor should judge this step's pool by: only the sources that can be the
+   * pool (same URL without parameters and, for every property the step configured, the same value
+   * where the source recorded it), each with the isolation the pool really runs.
+   *
+   * <p>The agent keeps every configuration it has seen in each new window (earlier steps' pools,
+   * this sample's own admin connections with driver defaults); left in, they would make the
+   * advisor judge a setting "not in effect everywhere" and repeat advice the pool already follows.
+   * And the agent records the isolation a connection had when it connected (the server's default,
+   * REPEATABLE-READ on TiDB and MariaDB), before HikariCP's {@code transactionIsolation} sets
+   * READ COMMITTED on it; the advisor's {@code tidb-rc-read-check-ts} rule would then never fire
+   * for this READ COMMITTED application. So the pool's configured isolation replaces it.
+   *
+   * <p>When no source matches, the sources are left as the agent recorded them.
    */
-  static TrafficProfile poolOnly(TrafficProfile profile, String poolUrl, ProveConfig config) {
+  static TrafficProfile poolOnly(TrafficProfile profile, String poolUrl, ProveConfig config, String poolIsolation) {
     String base = stripParameters(poolUrl);
     List<Source> pool = new ArrayList<>();
     for (Source s : profile.sources()) {
@@ -117,11 +123,15 @@ public final class ProveSession {
         pool.add(s);
       }
     }
-    if (pool.isEmpty() || pool.size() == profile.sources().size()) {
+    if (pool.isEmpty()) {
       return profile;
     }
     TrafficProfile p = new TrafficProfile();
-    pool.forEach(p::addSource);
+    for (Source s : pool) {
+      p.addSource(new Source(s.collector(), s.collectorVersion(), s.instance(), s.driverName(), s.driverVersion(),
+          s.serverVersion(), poolIsolation == null ? s.isolation() : poolIsolation, s.jdbcUrl(), s.properties(),
+          s.startMillis(), s.endMillis()));
+    }
     profile.commands().forEach(p::addCommand);
     profile.shapes().values().forEach(p::addShape);
     profile.probes().forEach(p::addProbe);

@@ -79,6 +79,9 @@ public final class Workload {
       Histogram transactionLatencyNanos,
       Map<String, Long> transactionsByType) {}
 
+  /** The isolation every pool connection runs with, as the server names it. */
+  public static final String POOL_ISOLATION = "READ-COMMITTED";
+
   private final DatabaseServer server;
   private final BusinessTransactions mix;
   private final BankSchema schema;

@@ -57,6 +57,8 @@ class ProveIT {
     result = new ProveSession(server, database, mix, agent, SETTINGS, MAX_STEPS, log::add)
         .run(ProveConfig.of(Scenarios.load().byId(1), server.isTiDB()));
     log.forEach(System.out::println);
+    result.baseline().outcome().agent().sources().forEach(s ->
+        System.out.println("agent source: " + s.jdbcUrl() + " isolation " + s.isolation() + " " + s.properties()));
     System.out.println(new ProveReport(server.kind() + " " + server.version(),
         server.jdbcUrl(database, result.finalConfig().urlParameters()), SETTINGS, agent.describe(), result).terminal());
   }

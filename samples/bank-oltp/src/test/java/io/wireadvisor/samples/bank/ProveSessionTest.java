@@ -14,7 +14,7 @@ class ProveSessionTest {
   private static final String POOL = "jdbc:mysql://127.0.0.1:3306/bank";
 
   private static Source source(String url, Map<String, String> props) {
-    return new Source(Source.AGENT, "0.1", "host:1", "MySQL Connector/J", "9.5.0", "11.4.5-MariaDB", "READ-COMMITTED",
+    return new Source(Source.AGENT, "0.1", "host:1", "MySQL Connector/J", "9.5.0", "11.4.5-MariaDB", "REPEATABLE-READ",
         url, props, 1000, 2000);
   }
 
@@ -34,7 +34,7 @@ class ProveSessionTest {
         "prepStmtCacheSqlLimit", "256"));
     Source earlierPool = source(POOL, Map.of("useServerPrepStmts", "false", "cachePrepStmts", "false"));
     Source admin = source("jdbc:mysql://127.0.0.1:3306/", Map.of("useServerPrepStmts", "true", "cachePrepStmts", "true"));
-    TrafficProfile filtered = ProveSession.poolOnly(profile(pool, earlierPool, admin), POOL + "?x=1", step);
+    TrafficProfile filtered = ProveSession.poolOnly(profile(pool, earlierPool, admin), POOL + "?x=1", step, null);
     assertThat(filtered.sources()).singleElement().satisfies(s -> assertThat(s.properties()).containsEntry("prepStmtCacheSize", "250"));
     // Traffic is kept whole.
     assertThat(filtered.count(CommandType.STMT_EXECUTE)).isEqualTo(500);
@@ -43,6 +43,19 @@ class ProveSessionTest {
   @Test
   void leavesTheProfileAloneWhenNoSourceLooksLikeThePool() {
     TrafficProfile p = profile(source("jdbc:mysql://elsewhere:4000/x", Map.of("useServerPrepStmts", "false")));
-    assertThat(ProveSession.poolOnly(p, POOL, ProveConfig.baseline("useServerPrepStmts=true"))).isSameAs(p);
+    assertThat(ProveSession.poolOnly(p, POOL, ProveConfig.baseline("useServerPrepStmts=true"), "READ-COMMITTED")).isSameAs(p);
+  }
+
+  @Test
+  void thePoolsIsolationReplacesTheConnectTimeOneTheAgentRecorded() {
+    // The agent reads the isolation when the connection is made, before HikariCP sets READ COMMITTED.
+    Source pool = source(POOL, Map.of("useServerPrepStmts", "false"));
+    assertThat(pool.isolation()).isEqualTo("REPEATABLE-READ");
+    TrafficProfile filtered = ProveSession.poolOnly(profile(pool), POOL, ProveConfig.baseline("useServerPrepStmts=false"), "READ-COMMITTED");
+    assertThat(filtered.sources()).singleElement().satisfies(s -> {
+      assertThat(s.isolation()).isEqualTo("READ-COMMITTED");
+      assertThat(s.properties()).isEqualTo(pool.properties());
+      assertThat(s.jdbcUrl()).isEqualTo(POOL);
+    });
   }
 }
