@@ -22,14 +22,14 @@ public final class AgentMain {
   private AgentMain() {}
 
   public static void premain(String args, Instrumentation inst) {
-    start(args, inst);
+    start(args, inst, false);
   }
 
   public static void agentmain(String args, Instrumentation inst) {
-    start(args, inst);
+    start(args, inst, true);
   }
 
-  private static void start(String args, Instrumentation inst) {
+  private static void start(String args, Instrumentation inst, boolean attached) {
     try {
       if (!INSTALLED.compareAndSet(false, true)) {
         warn("already installed in this JVM; ignoring the second start (options: " + args + ")");
@@ -41,6 +41,9 @@ public final class AgentMain {
       }
       Hooks.configure(
           new RecorderSettings(options.maxShapes(), options.maxTexts(), options.sampleSql()));
+      if (attached) {
+        Hooks.lateAttach();
+      }
       Metrics.start(options);
       new Exporter(options).start();
       Instrumenter.install(inst);

@@ -83,6 +83,11 @@ public final class Hooks {
     window = new Window(s);
   }
 
+  /** The agent was attached to a running JVM: describe connections that predate it. */
+  static void lateAttach() {
+    CONNECTIONS.lateAttach();
+  }
+
   static void activate() {
     active = true;
   }
@@ -143,9 +148,13 @@ public final class Hooks {
     METER_NANOS[type.ordinal()].add(latency);
 
     ConnState conn = CONNECTIONS.getOrCreate(protocol);
-    ConnectionHandle ch = conn == null ? null : conn.handleIn(w);
-    if (ch != null) {
+    ConnectionHandle ch = null;
+    if (conn != null) {
+      ch = conn.handleIn(w);
       ch.command();
+      if (!conn.described) {
+        conn.described = LateDescriber.describe(protocol);
+      }
     }
     switch (type) {
       case QUERY:
