@@ -39,6 +39,7 @@ public final class AgentMain {
       for (String w : options.warnings()) {
         warn(w);
       }
+      quiet = options.quiet();
       Hooks.configure(
           new RecorderSettings(options.maxShapes(), options.maxTexts(), options.sampleSql()));
       if (attached) {
@@ -80,6 +81,15 @@ public final class AgentMain {
     System.err.println("wire-advisor: unknown command " + Arrays.toString(args) + "\n");
     System.err.print(AgentOptions.usage());
     System.exit(2);
+  }
+
+  private static volatile boolean quiet;
+
+  /** A note on stderr (where the endpoint is, ...), unless {@code quiet=true}. */
+  static void info(String message) {
+    if (!quiet) {
+      System.err.println("wire-advisor: " + message);
+    }
   }
 
   /** One line on stderr, prefixed so it is findable in any application's log. */

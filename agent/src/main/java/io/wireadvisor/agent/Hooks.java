@@ -67,12 +67,15 @@ public final class Hooks {
   /** Monotonic per-type counters for meters (never reset, unlike the window). */
   static final LongAdder[] METER_COUNTS = new LongAdder[CommandType.values().length];
   static final LongAdder[] METER_NANOS = new LongAdder[CommandType.values().length];
-  static final LongAdder METER_PROBES = new LongAdder();
+  static final LongAdder[] METER_PROBES = new LongAdder[io.wireadvisor.sql.ProbeKind.values().length];
 
   static {
     for (int i = 0; i < METER_COUNTS.length; i++) {
       METER_COUNTS[i] = new LongAdder();
       METER_NANOS[i] = new LongAdder();
+    }
+    for (int i = 0; i < METER_PROBES.length; i++) {
+      METER_PROBES[i] = new LongAdder();
     }
   }
 
@@ -247,7 +250,7 @@ public final class Hooks {
     Classification c = shape.classification();
     if (c.isProbe()) {
       w.recorder.probe(c.probe(), Causes.current());
-      METER_PROBES.increment();
+      METER_PROBES[c.probe().ordinal()].increment();
     }
   }
 

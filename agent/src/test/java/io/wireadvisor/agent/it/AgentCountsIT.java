@@ -132,6 +132,13 @@ class AgentCountsIT {
     cp.add(AgentFork.itJar("slf4j-nop-" + slf4j + ".jar"));
     cp.add(AgentFork.testClasses());
     String options = "profile=" + dir.resolve("final.json") + ",interval=0,quiet=true";
+    int prometheusPort = -1;
+    if (variant == Variant.OWN_LIBRARIES) {
+      try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+        prometheusPort = free.getLocalPort();
+      }
+      options += ",prometheus=127.0.0.1:" + prometheusPort;
+    }
     List<String> cmd =
         AgentFork.command(
             java, variant == Variant.ATTACH ? null : options, jvm, cp, "io.wireadvisor.agent.it.app.WorkloadApp",
@@ -164,6 +171,7 @@ class AgentCountsIT {
       app.send("GO");
       int connections = Integer.parseInt(app.await("DONE").substring(5).trim());
       CounterSnapshot during = counters.snapshot().minus(before);
+      String scraped = prometheusPort < 0 ? null : scrape(prometheusPort);
       CounterSnapshot afterWindow = counters.snapshot();
       app.send("EXIT");
       assertThat(app.awaitExit()).as("exit code; stderr:\n%s", app.stderr()).isZero();
@@ -177,6 +185,13 @@ class AgentCountsIT {
       assertThat(agentCounts(window)).as("agent vs server, stderr:\n%s", app.stderr())
           .isEqualTo(serverCounts(during));
       assertThat(window.totalCommands()).isPositive();
+      if (scraped != null) {
+        // The meters count the same commands (nothing ran between the dump and the scrape).
+        for (CommandType t : new CommandType[] {CommandType.QUERY, CommandType.STMT_EXECUTE, CommandType.STMT_PREPARE}) {
+          assertThat(scraped).contains("wireadvisor_commands_total{type=\"" + t.wireName() + "\"} " + window.count(t) + "\n");
+        }
+        assertThat(scraped).contains("wireadvisor_active 1\n").contains("wireadvisor_command_latency_seconds_sum{type=\"COM_QUERY\"}");
+      }
 
       // 2. After the window: a USE (Connector/J's setCatalog is a COM_QUERY) and a COM_QUIT per
       // connection the app closed itself.
@@ -315,6 +330,16 @@ class AgentCountsIT {
       p.probes().values().forEach(ps -> causes.putAll(ps.causes()));
       assertThat(causes.keySet()).anyMatch(c -> c.startsWith("hikari."));
     }
+  }
+
+  private static String scrape(int port) throws Exception {
+    java.net.http.HttpResponse<String> r =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    return r.body();
   }
 
   private static ShapeStats shape(TrafficProfile p, String digestTextPrefix) {
