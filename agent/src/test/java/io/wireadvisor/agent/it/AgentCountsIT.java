@@ -242,7 +242,8 @@ class AgentCountsIT {
     List<Path> cp = List.of(AgentFork.driverJar(driver), AgentFork.testClasses());
     List<String> cmd =
         AgentFork.command(
-            AgentFork.defaultJava(), "quiet=true", List.of(), cp, "io.wireadvisor.agent.it.app.WorkloadApp",
+            AgentFork.defaultJava(), "report=" + dir.resolve("report.txt"), List.of(), cp,
+            "io.wireadvisor.agent.it.app.WorkloadApp",
             List.of("reset", server.jdbcUrl(db, "useServerPrepStmts=true&cachePrepStmts=true" + NO_TLS), server.user(),
                 server.password() == null ? "" : server.password(), dir.toString()));
     try (AgentFork app = AgentFork.start(cmd, dir)) {
@@ -269,6 +270,33 @@ class AgentCountsIT {
       assertThat(second.connections().connections()).isEqualTo(1);
       assertThat(second.sources()).hasSize(1);
       assertThat(second.count(CommandType.STMT_EXECUTE)).isPositive();
+
+      // quiet=false: the advisor's report at exit, on stderr and in the report file.
+      String report = Files.readString(dir.resolve("report.txt"));
+      assertThat(report).isNotBlank();
+      assertThat(app.stderr()).contains("---- wire-advisor report ----").contains(report.strip());
+    }
+  }
+
+  /** A driver without the hooks: one clear warning line, the application's results unchanged. */
+  @org.junit.jupiter.api.Test
+  void unsupportedDriverDisablesTheAgentWithOneWarning() throws Exception {
+    Path dir = Paths.get(System.getProperty("wireadvisor.buildDirectory", "target"), "agent-it", "legacy");
+    Path legacy = AgentFork.itJar("mysql-connector-java-" + System.getProperty("wireadvisor.agent.legacyDriver", "5.1.49") + ".jar");
+    String url = "jdbc:mysql://" + server.host() + ":" + server.port() + "/" + db + "?useSSL=false";
+    List<String> cmd =
+        AgentFork.command(
+            AgentFork.defaultJava(), "profile=" + dir.resolve("final.json"), List.of(),
+            List.of(legacy, AgentFork.testClasses()), "io.wireadvisor.agent.it.app.LegacyApp",
+            List.of(url, server.user(), server.password() == null ? "" : server.password()));
+    try (AgentFork app = AgentFork.start(cmd, dir)) {
+      assertThat(app.await("RESULT")).isEqualTo("RESULT 6 ACTIVE false");
+      assertThat(app.awaitExit()).as(app.stderr()).isZero();
+      List<String> lines = app.stderr().lines().filter(l -> l.startsWith("wire-advisor:")).toList();
+      assertThat(lines).as(app.stderr()).hasSize(2);
+      assertThat(lines.get(0)).contains("Connector/J 5.x").contains("not supported").contains("disabled");
+      assertThat(lines.get(1)).contains("nothing to report");
+      assertThat(app.profile("final.json").totalCommands()).isZero();
     }
   }
 
