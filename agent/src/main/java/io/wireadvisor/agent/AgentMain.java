@@ -22,14 +22,14 @@ public final class AgentMain {
   private AgentMain() {}
 
   public static void premain(String args, Instrumentation inst) {
-    start(args, inst);
+    start(args, inst, false);
   }
 
   public static void agentmain(String args, Instrumentation inst) {
-    start(args, inst);
+    start(args, inst, true);
   }
 
-  private static void start(String args, Instrumentation inst) {
+  private static void start(String args, Instrumentation inst, boolean attached) {
     try {
       if (!INSTALLED.compareAndSet(false, true)) {
         warn("already installed in this JVM; ignoring the second start (options: " + args + ")");
@@ -39,8 +39,12 @@ public final class AgentMain {
       for (String w : options.warnings()) {
         warn(w);
       }
+      quiet = options.quiet();
       Hooks.configure(
           new RecorderSettings(options.maxShapes(), options.maxTexts(), options.sampleSql()));
+      if (attached) {
+        Hooks.lateAttach();
+      }
       Metrics.start(options);
       new Exporter(options).start();
       Instrumenter.install(inst);
@@ -77,6 +81,15 @@ public final class AgentMain {
     System.err.println("wire-advisor: unknown command " + Arrays.toString(args) + "\n");
     System.err.print(AgentOptions.usage());
     System.exit(2);
+  }
+
+  private static volatile boolean quiet;
+
+  /** A note on stderr (where the endpoint is, ...), unless {@code quiet=true}. */
+  static void info(String message) {
+    if (!quiet) {
+      System.err.println("wire-advisor: " + message);
+    }
   }
 
   /** One line on stderr, prefixed so it is findable in any application's log. */

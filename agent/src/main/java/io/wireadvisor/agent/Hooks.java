@@ -67,12 +67,15 @@ public final class Hooks {
   /** Monotonic per-type counters for meters (never reset, unlike the window). */
   static final LongAdder[] METER_COUNTS = new LongAdder[CommandType.values().length];
   static final LongAdder[] METER_NANOS = new LongAdder[CommandType.values().length];
-  static final LongAdder METER_PROBES = new LongAdder();
+  static final LongAdder[] METER_PROBES = new LongAdder[io.wireadvisor.sql.ProbeKind.values().length];
 
   static {
     for (int i = 0; i < METER_COUNTS.length; i++) {
       METER_COUNTS[i] = new LongAdder();
       METER_NANOS[i] = new LongAdder();
+    }
+    for (int i = 0; i < METER_PROBES.length; i++) {
+      METER_PROBES[i] = new LongAdder();
     }
   }
 
@@ -81,6 +84,11 @@ public final class Hooks {
   static void configure(RecorderSettings s) {
     settings = s;
     window = new Window(s);
+  }
+
+  /** The agent was attached to a running JVM: describe connections that predate it. */
+  static void lateAttach() {
+    CONNECTIONS.lateAttach();
   }
 
   static void activate() {
@@ -143,9 +151,13 @@ public final class Hooks {
     METER_NANOS[type.ordinal()].add(latency);
 
     ConnState conn = CONNECTIONS.getOrCreate(protocol);
-    ConnectionHandle ch = conn == null ? null : conn.handleIn(w);
-    if (ch != null) {
+    ConnectionHandle ch = null;
+    if (conn != null) {
+      ch = conn.handleIn(w);
       ch.command();
+      if (!conn.described) {
+        conn.described = LateDescriber.describe(protocol);
+      }
     }
     switch (type) {
       case QUERY:
@@ -238,7 +250,7 @@ public final class Hooks {
     Classification c = shape.classification();
     if (c.isProbe()) {
       w.recorder.probe(c.probe(), Causes.current());
-      METER_PROBES.increment();
+      METER_PROBES[c.probe().ordinal()].increment();
     }
   }
 

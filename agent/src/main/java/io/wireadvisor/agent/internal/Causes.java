@@ -83,6 +83,12 @@ public final class Causes {
     CURRENT.get()[0] = previous;
   }
 
+  /** True while the thread is setting up a new connection. */
+  public static boolean inConnect() {
+    int d = CURRENT.get()[1];
+    return d == CONNECT || d == LOAD_SERVER_VARIABLES;
+  }
+
   /** The current cause's name: {@code application} outside any known driver or pool call. */
   public static String current() {
     int[] c = CURRENT.get();

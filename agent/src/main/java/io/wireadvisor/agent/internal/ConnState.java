@@ -14,11 +14,16 @@ public final class ConnState extends WeakReference<Object> {
   private final IdentitySet shapesSeen = new IdentitySet();
   private Window window;
   private ConnectionHandle handle;
-  /** The source key this connection's properties were registered under, once known. */
-  volatile boolean described;
+  /**
+   * Whether this connection's configuration is (or will be) recorded. A connection first seen
+   * while it connects is described by the constructor advice; one first seen otherwise was open
+   * before the agent was attached and is described from its protocol object.
+   */
+  public boolean described;
 
-  ConnState(Object protocol) {
+  ConnState(Object protocol, boolean lateAttach) {
     super(protocol);
+    this.described = !lateAttach || Causes.inConnect();
   }
 
   /** This connection's handle in {@code current}; after a reset it starts afresh there. */

@@ -13,6 +13,12 @@ public final class ConnectionTable {
   static final int MAX = 1 << 16;
 
   private volatile ConnState[] table = new ConnState[256];
+  /** Set when the agent was attached to a running JVM: connections may predate it. */
+  private volatile boolean lateAttach;
+
+  public void lateAttach() {
+    lateAttach = true;
+  }
 
   /** The state of {@code conn}, or null when it is not tracked. */
   public ConnState get(Object conn) {
@@ -50,7 +56,7 @@ public final class ConnectionTable {
     if ((live + 1) * 2 > t.length) {
       t = rehash(t, t.length * 2);
     }
-    ConnState fresh = new ConnState(conn);
+    ConnState fresh = new ConnState(conn, lateAttach);
     insert(t, fresh);
     table = t;
     return fresh;

@@ -46,10 +46,27 @@ public final class TextCache {
     return fresh;
   }
 
+  /**
+   * Picks the slot: the length, the first and last 16 bytes and 16 bytes spread over the middle.
+   * Only a slot choice (every hit is checked byte for byte), so sampling is safe, and it keeps the
+   * cost flat for ORM-sized SQL, where a hash over every byte would dominate the hook.
+   */
   static int hash(byte[] buf, int from, int to) {
-    int h = 0x9747b28c ^ (to - from);
-    for (int i = from; i < to; i++) {
-      h = h * 31 + buf[i];
+    int n = to - from;
+    int h = 0x9747b28c ^ n;
+    if (n <= 48) {
+      for (int i = from; i < to; i++) {
+        h = h * 31 + buf[i];
+      }
+    } else {
+      int h2 = 0;
+      int h3 = 0;
+      for (int i = 0; i < 16; i++) {
+        h = h * 31 + buf[from + i];
+        h2 = h2 * 31 + buf[to - 1 - i];
+        h3 = h3 * 31 + buf[from + 16 + (int) ((long) (n - 32) * i >>> 4)];
+      }
+      h = h * 0x01000193 ^ h2 * 0x85ebca6b ^ h3;
     }
     h ^= h >>> 16;
     h *= 0x85ebca6b;
@@ -85,10 +102,12 @@ public final class TextCache {
 
     boolean matches(byte[] buf, int from, int to) {
       byte[] b = bytes;
-      if (b.length != to - from) {
+      int n = b.length;
+      if (n != to - from) {
         return false;
       }
-      for (int i = 0; i < b.length; i++) {
+      // Literals usually differ near the end (WHERE ... = 42): compare from the back.
+      for (int i = n - 1; i >= 0; i--) {
         if (b[i] != buf[from + i]) {
           return false;
         }

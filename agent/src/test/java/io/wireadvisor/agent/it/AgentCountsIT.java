@@ -1,6 +1,7 @@
 package io.wireadvisor.agent.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.profile.ShapeStats;
@@ -14,6 +15,7 @@ import io.wireadvisor.testkit.DatabaseServer;
 import io.wireadvisor.testkit.RealDatabase;
 import io.wireadvisor.testkit.ServerCounters;
 import io.wireadvisor.testkit.ServerKind;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.sql.Connection;
@@ -51,47 +53,125 @@ class AgentCountsIT {
     }
   }
 
+  /** How the application and the agent meet. */
+  enum Variant {
+    /** {@code -javaagent:}, driver on the class path. */
+    JAVAAGENT,
+    /** The driver in a child URLClassLoader, as in a fat jar or a webapp. */
+    CHILD_LOADER,
+    /** The application brings other versions of Byte Buddy and Micrometer and uses them. */
+    OWN_LIBRARIES,
+    /** No {@code -javaagent}: {@code java -jar agent.jar attach <pid>} after a connection is open. */
+    ATTACH,
+    /** Run on JDK 25 (skipped when absent). */
+    JDK25
+  }
+
+  /**
+   * The agent hooks above TLS, so TLS adds nothing to what these tests prove, while its handshake
+   * on a loaded 2-core machine has made the embedded server reset connections.
+   */
+  static final String NO_TLS = "&sslMode=DISABLED";
+
+  static final Path JDK25 = Paths.get(System.getProperty("wireadvisor.agent.jdk25", "/usr/lib/jvm/temurin-25-jdk-amd64"));
+
   static Stream<Arguments> scenarios() {
     List<Arguments> list = new ArrayList<>();
     String newest = AgentFork.newestDriver();
+    String cached = "useServerPrepStmts=true&cachePrepStmts=true";
     for (String driver : AgentFork.drivers()) {
-      list.add(Arguments.of(driver, "plain", "useServerPrepStmts=false"));
-      list.add(Arguments.of(driver, "plain", "useServerPrepStmts=true&cachePrepStmts=false"));
-      list.add(Arguments.of(driver, "plain", "useServerPrepStmts=true&cachePrepStmts=true"));
+      list.add(Arguments.of(driver, "plain", "useServerPrepStmts=false", Variant.JAVAAGENT));
+      list.add(Arguments.of(driver, "plain", "useServerPrepStmts=true&cachePrepStmts=false", Variant.JAVAAGENT));
+      list.add(Arguments.of(driver, "plain", cached, Variant.JAVAAGENT));
     }
-    list.add(Arguments.of(newest, "plain", "useConfigs=maxPerformance&useServerPrepStmts=true"));
-    list.add(Arguments.of(newest, "hikari", "useServerPrepStmts=true&cachePrepStmts=true"));
-    list.add(Arguments.of(newest, "hikari", "useServerPrepStmts=false"));
-    list.add(Arguments.of(newest, "batch", "useServerPrepStmts=true&rewriteBatchedStatements=false"));
-    list.add(Arguments.of(newest, "batch", "useServerPrepStmts=false&rewriteBatchedStatements=true"));
+    list.add(Arguments.of(newest, "plain", "useConfigs=maxPerformance&useServerPrepStmts=true", Variant.JAVAAGENT));
+    list.add(Arguments.of(newest, "hikari", cached, Variant.JAVAAGENT));
+    list.add(Arguments.of(newest, "hikari", "useServerPrepStmts=false", Variant.JAVAAGENT));
+    list.add(Arguments.of(newest, "batch", "useServerPrepStmts=true&rewriteBatchedStatements=false", Variant.JAVAAGENT));
+    list.add(Arguments.of(newest, "batch", "useServerPrepStmts=false&rewriteBatchedStatements=true", Variant.JAVAAGENT));
+    list.add(Arguments.of(newest, "plain", cached, Variant.CHILD_LOADER));
+    list.add(Arguments.of(newest, "plain", cached, Variant.OWN_LIBRARIES));
+    list.add(Arguments.of(newest, "plain", cached, Variant.ATTACH));
+    list.add(Arguments.of(AgentFork.drivers().get(0), "plain", cached, Variant.JDK25));
     return list.stream();
   }
 
-  @ParameterizedTest(name = "Connector/J {0}, {1}, {2}")
+  @ParameterizedTest(name = "Connector/J {0}, {1}, {2}, {3}")
   @MethodSource("scenarios")
-  void agentCountsEqualServerCounters(String driver, String scenario, String properties) throws Exception {
+  void agentCountsEqualServerCounters(String driver, String scenario, String properties, Variant variant)
+      throws Exception {
+    String java = AgentFork.defaultJava();
+    if (variant == Variant.JDK25) {
+      Path bin = JDK25.resolve("bin").resolve("java");
+      assumeTrue(Files.isExecutable(bin), "JDK 25 not found at " + JDK25 + " (set -Dwireadvisor.agent.jdk25)");
+      java = bin.toString();
+    }
     Path dir = Paths.get(System.getProperty("wireadvisor.buildDirectory", "target"), "agent-it",
-        driver + "-" + scenario + "-" + properties.replaceAll("[^A-Za-z0-9]+", "_"));
+        driver + "-" + scenario + "-" + properties.replaceAll("[^A-Za-z0-9]+", "_") + "-" + variant);
     List<Path> cp = new ArrayList<>();
-    cp.add(AgentFork.driverJar(driver));
+    List<String> jvm = new ArrayList<>();
+    if (variant == Variant.CHILD_LOADER) {
+      jvm.add("-Dworkload.childDriver=" + AgentFork.driverJar(driver).toAbsolutePath());
+    } else {
+      cp.add(AgentFork.driverJar(driver));
+    }
+    if (variant == Variant.OWN_LIBRARIES) {
+      jvm.add("-Dworkload.ownLibs=true");
+      cp.add(AgentFork.itJar("byte-buddy-" + System.getProperty("wireadvisor.agent.appByteBuddy") + ".jar"));
+      String m = System.getProperty("wireadvisor.agent.appMicrometer");
+      cp.add(AgentFork.itJar("micrometer-core-" + m + ".jar"));
+      cp.add(AgentFork.itJar("micrometer-commons-" + m + ".jar"));
+      cp.add(AgentFork.itJar("micrometer-observation-" + m + ".jar"));
+    }
+    if (variant == Variant.ATTACH) {
+      jvm.add("-Dworkload.connectFirst=true");
+    }
     cp.add(AgentFork.itJar("HikariCP-" + System.getProperty("wireadvisor.agent.hikari", "6.3.3") + ".jar"));
     String slf4j = System.getProperty("wireadvisor.agent.slf4j", "2.0.17");
     cp.add(AgentFork.itJar("slf4j-api-" + slf4j + ".jar"));
     cp.add(AgentFork.itJar("slf4j-nop-" + slf4j + ".jar"));
     cp.add(AgentFork.testClasses());
     String options = "profile=" + dir.resolve("final.json") + ",interval=0,quiet=true";
+    int prometheusPort = -1;
+    if (variant == Variant.OWN_LIBRARIES) {
+      try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+        prometheusPort = free.getLocalPort();
+      }
+      options += ",prometheus=127.0.0.1:" + prometheusPort;
+    }
     List<String> cmd =
         AgentFork.command(
-            AgentFork.defaultJava(), options, cp, "io.wireadvisor.agent.it.app.WorkloadApp",
-            List.of(scenario, server.jdbcUrl(db, properties), server.user(),
+            java, variant == Variant.ATTACH ? null : options, jvm, cp, "io.wireadvisor.agent.it.app.WorkloadApp",
+            List.of(scenario, server.jdbcUrl(db, properties + NO_TLS), server.user(),
                 server.password() == null ? "" : server.password(), dir.toString()));
 
     try (AgentFork app = AgentFork.start(cmd, dir)) {
-      app.await("READY");
+      if (variant == Variant.OWN_LIBRARIES) {
+        // The application's classes are its own versions, not the agent's.
+        assertThat(app.await("OWNLIBS"))
+            .contains("byte-buddy-" + System.getProperty("wireadvisor.agent.appByteBuddy") + ".jar")
+            .contains("micrometer-core-" + System.getProperty("wireadvisor.agent.appMicrometer") + ".jar");
+      }
+      if (variant == Variant.ATTACH) {
+        app.await("CONNECTED");
+        Process attach =
+            new ProcessBuilder(java, "-jar", AgentFork.agentJar().toAbsolutePath().toString(), "attach",
+                    String.valueOf(app.pid()), options)
+                .redirectErrorStream(true)
+                .start();
+        String out = new String(attach.getInputStream().readAllBytes());
+        assertThat(attach.waitFor()).as(out).isZero();
+        assertThat(out).contains("attached to " + app.pid());
+        app.send("ATTACHED");
+        assertThat(app.await("READY")).as("AgentApi.isActive after attach").isEqualTo("READY true");
+      } else {
+        app.await("READY");
+      }
       CounterSnapshot before = counters.snapshot();
       app.send("GO");
       int connections = Integer.parseInt(app.await("DONE").substring(5).trim());
       CounterSnapshot during = counters.snapshot().minus(before);
+      String scraped = prometheusPort < 0 ? null : scrape(prometheusPort);
       CounterSnapshot afterWindow = counters.snapshot();
       app.send("EXIT");
       assertThat(app.awaitExit()).as("exit code; stderr:\n%s", app.stderr()).isZero();
@@ -105,6 +185,13 @@ class AgentCountsIT {
       assertThat(agentCounts(window)).as("agent vs server, stderr:\n%s", app.stderr())
           .isEqualTo(serverCounts(during));
       assertThat(window.totalCommands()).isPositive();
+      if (scraped != null) {
+        // The meters count the same commands (nothing ran between the dump and the scrape).
+        for (CommandType t : new CommandType[] {CommandType.QUERY, CommandType.STMT_EXECUTE, CommandType.STMT_PREPARE}) {
+          assertThat(scraped).contains("wireadvisor_commands_total{type=\"" + t.wireName() + "\"} " + window.count(t) + "\n");
+        }
+        assertThat(scraped).contains("wireadvisor_active 1\n").contains("wireadvisor_command_latency_seconds_sum{type=\"COM_QUERY\"}");
+      }
 
       // 2. After the window: a USE (Connector/J's setCatalog is a COM_QUERY) and a COM_QUIT per
       // connection the app closed itself.
@@ -133,15 +220,87 @@ class AgentCountsIT {
       assertThat(src.driverVersion()).isEqualTo(driver);
       assertThat(src.serverVersion()).isEqualTo(server.version());
       assertThat(src.isolation()).isNotBlank();
-      assertThat(src.jdbcUrl()).startsWith("jdbc:mysql://").doesNotContain("?");
+      if (variant != Variant.ATTACH) {
+        assertThat(src.jdbcUrl()).startsWith("jdbc:mysql://").doesNotContain("?");
+      }
       assertThat(src.properties()).containsKeys("useServerPrepStmts", "cachePrepStmts", "prepStmtCacheSqlLimit");
       assertThat(src.properties().keySet()).noneMatch(Source::isSecret);
       assertThat(window.connections().connections()).isEqualTo(scenario.equals("hikari") ? 1 : connections);
-      checkShapes(scenario, properties, window);
+      checkShapes(scenario, properties, window, variant);
     }
   }
 
-  private void checkShapes(String scenario, String properties, TrafficProfile p) {
+  /**
+   * {@code AgentApi.reset()} between two halves of work on one open connection: the connection and
+   * its cached prepared statements keep working and keep being attributed, and the two windows
+   * add up to exactly what the server counted.
+   */
+  @org.junit.jupiter.api.Test
+  void resetStartsAFreshWindowWithoutLosingOpenConnections() throws Exception {
+    String driver = AgentFork.newestDriver();
+    Path dir = Paths.get(System.getProperty("wireadvisor.buildDirectory", "target"), "agent-it", "reset");
+    List<Path> cp = List.of(AgentFork.driverJar(driver), AgentFork.testClasses());
+    List<String> cmd =
+        AgentFork.command(
+            AgentFork.defaultJava(), "report=" + dir.resolve("report.txt"), List.of(), cp,
+            "io.wireadvisor.agent.it.app.WorkloadApp",
+            List.of("reset", server.jdbcUrl(db, "useServerPrepStmts=true&cachePrepStmts=true" + NO_TLS), server.user(),
+                server.password() == null ? "" : server.password(), dir.toString()));
+    try (AgentFork app = AgentFork.start(cmd, dir)) {
+      app.await("READY");
+      CounterSnapshot before = counters.snapshot();
+      app.send("GO");
+      app.await("DONE");
+      CounterSnapshot during = counters.snapshot().minus(before);
+      app.send("EXIT");
+      assertThat(app.awaitExit()).as(app.stderr()).isZero();
+
+      TrafficProfile first = app.profile("before-reset.json");
+      TrafficProfile second = app.profile("window.json");
+      Map<String, Long> sum = new LinkedHashMap<>();
+      agentCounts(first).forEach((k, v) -> sum.put(k, v + agentCounts(second).get(k)));
+      assertThat(sum).isEqualTo(serverCounts(during));
+
+      // The second window: no connect, the statement cached in the first is executed, not prepared.
+      ShapeStats select = shape(second, "select v from t where id = ?");
+      assertThat(select.count(Via.PREPARES)).isZero();
+      assertThat(select.count(Via.EXECUTES)).isEqualTo(io.wireadvisor.agent.it.app.WorkloadApp.ROUNDS);
+      assertThat(shape(first, "select v from t where id = ?").count(Via.PREPARES)).isEqualTo(1);
+      assertThat(second.probes()).doesNotContainKey(ProbeKind.VARIABLES_READ);
+      assertThat(second.connections().connections()).isEqualTo(1);
+      assertThat(second.sources()).hasSize(1);
+      assertThat(second.count(CommandType.STMT_EXECUTE)).isPositive();
+
+      // quiet=false: the advisor's report at exit, on stderr and in the report file.
+      String report = Files.readString(dir.resolve("report.txt"));
+      assertThat(report).isNotBlank();
+      assertThat(app.stderr()).contains("---- wire-advisor report ----").contains(report.strip());
+    }
+  }
+
+  /** A driver without the hooks: one clear warning line, the application's results unchanged. */
+  @org.junit.jupiter.api.Test
+  void unsupportedDriverDisablesTheAgentWithOneWarning() throws Exception {
+    Path dir = Paths.get(System.getProperty("wireadvisor.buildDirectory", "target"), "agent-it", "legacy");
+    Path legacy = AgentFork.itJar("mysql-connector-java-" + System.getProperty("wireadvisor.agent.legacyDriver", "5.1.49") + ".jar");
+    String url = "jdbc:mysql://" + server.host() + ":" + server.port() + "/" + db + "?useSSL=false";
+    List<String> cmd =
+        AgentFork.command(
+            AgentFork.defaultJava(), "profile=" + dir.resolve("final.json"), List.of(),
+            List.of(legacy, AgentFork.testClasses()), "io.wireadvisor.agent.it.app.LegacyApp",
+            List.of(url, server.user(), server.password() == null ? "" : server.password()));
+    try (AgentFork app = AgentFork.start(cmd, dir)) {
+      assertThat(app.await("RESULT")).isEqualTo("RESULT 6 ACTIVE false");
+      assertThat(app.awaitExit()).as(app.stderr()).isZero();
+      List<String> lines = app.stderr().lines().filter(l -> l.startsWith("wire-advisor:")).toList();
+      assertThat(lines).as(app.stderr()).hasSize(2);
+      assertThat(lines.get(0)).contains("Connector/J 5.x").contains("not supported").contains("disabled");
+      assertThat(lines.get(1)).contains("nothing to report");
+      assertThat(app.profile("final.json").totalCommands()).isZero();
+    }
+  }
+
+  private void checkShapes(String scenario, String properties, TrafficProfile p, Variant variant) {
     boolean serverPs = properties.contains("useServerPrepStmts=true");
     boolean cached = properties.contains("cachePrepStmts=true") || properties.contains("maxPerformance");
     long perShapeTotal = 0;
@@ -182,7 +341,9 @@ class AgentCountsIT {
       } else {
         assertThat(p.probes()).doesNotContainKeys(ProbeKind.ISOLATION_READ, ProbeKind.READ_ONLY_READ);
       }
-      assertThat(p.probes().get(ProbeKind.VARIABLES_READ).causes()).containsKey("loadServerVariables");
+      if (variant != Variant.ATTACH) { // attached after the connection was made
+        assertThat(p.probes().get(ProbeKind.VARIABLES_READ).causes()).containsKey("loadServerVariables");
+      }
     } else if (scenario.equals("batch")) {
       ShapeStats insert = shape(p, "insert into t");
       assertThat(insert.count(Via.BATCHES)).isEqualTo(1);
@@ -197,6 +358,16 @@ class AgentCountsIT {
       p.probes().values().forEach(ps -> causes.putAll(ps.causes()));
       assertThat(causes.keySet()).anyMatch(c -> c.startsWith("hikari."));
     }
+  }
+
+  private static String scrape(int port) throws Exception {
+    java.net.http.HttpResponse<String> r =
+        java.net.http.HttpClient.newHttpClient()
+            .send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    return r.body();
   }
 
   private static ShapeStats shape(TrafficProfile p, String digestTextPrefix) {

@@ -67,10 +67,12 @@ final class AgentFork implements AutoCloseable {
   }
 
   /** Builds the command line for {@code mainClass} on {@code classpath} under the agent. */
-  static List<String> command(String java, String agentOptions, List<Path> classpath, String mainClass, List<String> args) {
+  static List<String> command(
+      String java, String agentOptions, List<String> jvmArgs, List<Path> classpath, String mainClass, List<String> args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(java);
     cmd.add("-Xshare:auto");
+    cmd.addAll(jvmArgs);
     if (agentOptions != null) {
       cmd.add("-javaagent:" + agentJar().toAbsolutePath() + (agentOptions.isEmpty() ? "" : "=" + agentOptions));
     }
@@ -149,6 +151,10 @@ final class AgentFork implements AutoCloseable {
     // Let the pumps drain.
     Thread.sleep(100);
     return process.exitValue();
+  }
+
+  long pid() {
+    return process.pid();
   }
 
   String stderr() {

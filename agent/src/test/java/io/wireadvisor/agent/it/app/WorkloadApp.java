@@ -52,17 +52,31 @@ public final class WorkloadApp {
     Path out = Paths.get(args[4]);
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 
-    Class.forName("com.mysql.cj.jdbc.Driver");
+    if (Boolean.getBoolean("workload.ownLibs")) {
+      System.out.println("OWNLIBS " + OwnLibraries.exercise());
+    }
+    List<Connection> open = new ArrayList<>();
+    Connection early = null;
+    if (Boolean.getBoolean("workload.connectFirst")) {
+      // For attach: the driver's classes are loaded and a connection is open before the agent
+      // arrives, so the agent must retransform them and pick the connection up mid-life.
+      early = connect(url, user, password);
+      try (Statement s = early.createStatement()) {
+        s.executeQuery("SELECT 1").close();
+      }
+      System.out.println("CONNECTED");
+      System.out.flush();
+      expect(in, "ATTACHED");
+    }
     System.out.println("READY " + agentActive());
     System.out.flush();
     expect(in, "GO");
 
-    List<Connection> open = new ArrayList<>();
     AutoCloseable pool = null;
     switch (scenario) {
       case "plain":
         {
-          Connection c = connect(url, user, password);
+          Connection c = early != null ? early : connect(url, user, password);
           open.add(c);
           mixed(c, true);
           break;
@@ -109,11 +123,32 @@ public final class WorkloadApp {
     }
   }
 
-  static Connection connect(String url, String user, String password) throws SQLException {
+  private static java.sql.Driver childDriver;
+
+  /**
+   * Connects through DriverManager, or, with {@code -Dworkload.childDriver=<jar>}, through a
+   * driver loaded by a child URLClassLoader (as in a Spring Boot fat jar or a webapp).
+   */
+  static Connection connect(String url, String user, String password) throws Exception {
     Properties p = new Properties();
     p.setProperty("user", user);
     p.setProperty("password", password);
-    return DriverManager.getConnection(url, p);
+    String jar = System.getProperty("workload.childDriver");
+    if (jar == null) {
+      return DriverManager.getConnection(url, p);
+    }
+    if (childDriver == null) {
+      ClassLoader child =
+          new java.net.URLClassLoader(
+              new java.net.URL[] {Paths.get(jar).toUri().toURL()}, WorkloadApp.class.getClassLoader());
+      childDriver =
+          (java.sql.Driver)
+              Class.forName("com.mysql.cj.jdbc.Driver", true, child).getConstructor().newInstance();
+      if (childDriver.getClass().getClassLoader() != child) {
+        throw new IllegalStateException("driver not loaded by the child loader");
+      }
+    }
+    return childDriver.connect(url, p);
   }
 
   /** Text queries, prepared statements (short and long SQL), long data, probes, a transaction. */
