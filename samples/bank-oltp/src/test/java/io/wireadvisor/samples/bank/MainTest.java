@@ -32,6 +32,24 @@ class MainTest {
   }
 
   @Test
+  void everyHelpTextFormatsCleanly() {
+    // picocli reports a bad format string (e.g. a lone '%') on System.err, not on our stream.
+    PrintStream systemErr = System.err;
+    ByteArrayOutputStream picocliErr = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(picocliErr, true, StandardCharsets.UTF_8));
+    try {
+      for (String[] help : new String[][] {
+          {"--help"}, {"scenarios", "--help"}, {"load", "--help"}, {"prove", "--help"}}) {
+        assertThat(run(help)).as(String.join(" ", help)).isZero();
+      }
+    } finally {
+      System.setErr(systemErr);
+    }
+    assertThat(picocliErr.toString(StandardCharsets.UTF_8)).doesNotContain("WARN");
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("90% reads").doesNotContain("%%");
+  }
+
+  @Test
   void scenariosHelpDocumentsTheServerOptions() {
     assertThat(run("scenarios", "--help")).isZero();
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("--jdbc-url", "--status-url", "--scale", "--threads", "--duration");
