@@ -246,6 +246,9 @@ public final class Main {
     @Option(names = "--duration", defaultValue = "15", description = "Measured seconds per step (default: ${DEFAULT-VALUE}).")
     int duration;
 
+    @Option(names = "--min-statements", defaultValue = "2000", description = "Extend a step's window past --duration until this many business statements ran (at most 10 times --duration), so the advisor has enough traffic to judge (default: ${DEFAULT-VALUE}).")
+    long minStatements;
+
     @Option(names = "--max-steps", defaultValue = "6", description = "At most this many rounds of advice applied after the baseline (default: ${DEFAULT-VALUE}).")
     int maxSteps;
 
@@ -266,8 +269,9 @@ public final class Main {
     @Override
     public Integer call() throws Exception {
       PrintStream err = System.err;
-      if (duration < 1 || warmup < 0 || maxSteps < 0) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--duration must be >= 1, --warmup and --max-steps >= 0");
+      if (duration < 1 || warmup < 0 || maxSteps < 0 || minStatements < 0) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "--duration must be >= 1, --warmup, --max-steps and --min-statements >= 0");
       }
       Scenario base;
       try {
@@ -276,7 +280,8 @@ public final class Main {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
       Workload.Settings settings =
-          new Workload.Settings(threads, Duration.ofSeconds(warmup), Duration.ofSeconds(duration), server.seed, server.scale);
+          new Workload.Settings(threads, Duration.ofSeconds(warmup), Duration.ofSeconds(duration), server.seed, server.scale,
+              minStatements);
       // Fail before starting a server and loading data when the agent cannot be found.
       AgentProfiles.check(agentJar);
       BankSchema schema = BankSchema.load();

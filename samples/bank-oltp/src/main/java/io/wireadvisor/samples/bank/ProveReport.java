@@ -112,8 +112,9 @@ public final class ProveReport {
 
   private String settingsLine() {
     return String.format(Locale.ROOT,
-        "%s; scale %s, %d threads, %d s warm-up + %d s measured per step, seed %d; wire counts from %s",
+        "%s; scale %s, %d threads, %d s warm-up + %d s measured per step%s, seed %d; wire counts from %s",
         server, settings.scale(), settings.threads(), settings.warmup().toSeconds(), settings.measure().toSeconds(),
+        settings.minStatements() > 0 ? String.format(Locale.ROOT, " (or until %,d statements)", settings.minStatements()) : "",
         settings.seed(), agentSource);
   }
 
@@ -214,6 +215,7 @@ public final class ProveReport {
     st.put("threads", settings.threads());
     st.put("warmupSeconds", settings.warmup().toSeconds());
     st.put("measureSeconds", settings.measure().toSeconds());
+    st.put("minStatements", settings.minStatements());
     st.put("seed", settings.seed());
     root.put("settings", st);
     root.put("wireSource", agentSource);

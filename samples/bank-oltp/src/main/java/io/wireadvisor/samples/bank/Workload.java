@@ -53,8 +53,11 @@ public final class Workload {
    * @param measure length of the window
    * @param seed base seed; worker i uses seed + i
    * @param scale the scale factor the data was loaded with (ids are drawn from its ranges)
+   * @param minStatements the window goes on past {@code measure} until this many business
+   *     statements ran (at most {@value #MAX_EXTENSION} times {@code measure} in all), so that a
+   *     slow machine still gives the advisor enough traffic to judge; 0 for a fixed window
    */
-  public record Settings(int threads, Duration warmup, Duration measure, long seed, double scale) {
+  public record Settings(int threads, Duration warmup, Duration measure, long seed, double scale, long minStatements) {
     public Settings {
       if (threads < 1 || threads > 512) {
         throw new IllegalArgumentException("threads must be 1..512, was " + threads);
@@ -62,8 +65,19 @@ public final class Workload {
       if (warmup.isNegative() || measure.isZero() || measure.isNegative()) {
         throw new IllegalArgumentException("warm-up must be >= 0 and the measured duration > 0");
       }
+      if (minStatements < 0) {
+        throw new IllegalArgumentException("the minimum of statements must be >= 0, was " + minStatements);
+      }
+    }
+
+    /** A fixed window of {@code measure}. */
+    public Settings(int threads, Duration warmup, Duration measure, long seed, double scale) {
+      this(threads, warmup, measure, seed, scale, 0);
     }
   }
+
+  /** How far past its duration a window may be extended to reach {@code minStatements}. */
+  public static final int MAX_EXTENSION = 10;
 
   /** What one run measured inside the window. */
   public record Result(
@@ -148,6 +162,14 @@ public final class Workload {
       ctl.measuring = true;
       ctl.resume.countDown();
       sleepWithProgress(settings.measure(), label + " measure", measured, progress, ctl);
+      long cap = start + MAX_EXTENSION * settings.measure().toNanos();
+      if (measured.statements.sum() < settings.minStatements() && ctl.failure == null) {
+        progress.accept(String.format("  %s measure: extended until %,d statements (at most %d s)", label,
+            settings.minStatements(), MAX_EXTENSION * settings.measure().toSeconds()));
+        while (measured.statements.sum() < settings.minStatements() && System.nanoTime() < cap && ctl.failure == null) {
+          Thread.sleep(50);
+        }
+      }
       ctl.stop = true;
       for (Thread t : workers) {
         t.join();

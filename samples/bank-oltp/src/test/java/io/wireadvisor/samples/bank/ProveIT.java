@@ -34,8 +34,10 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ProveIT {
   private static final double SCALE = 0.02;
+  // 2 s windows, extended on a busy machine until 1,500 statements: enough for the advisor's
+  // thresholds (e.g. 50 session probes at about 0.09 per statement).
   private static final Workload.Settings SETTINGS =
-      new Workload.Settings(2, Duration.ofSeconds(1), Duration.ofSeconds(2), 42, SCALE);
+      new Workload.Settings(2, Duration.ofSeconds(1), Duration.ofSeconds(2), 42, SCALE, 1500);
   private static final int MAX_STEPS = 4;
 
   private final BankSchema schema = BankSchema.load();
