@@ -155,6 +155,12 @@ public final class ProveReport {
       if (s.outcome() != null && s.outcome().ok() && !s.outcome().wireMismatches().isEmpty()) {
         n.add("step " + s.index() + ": the agent's counts differ from the server's: " + s.outcome().wireMismatches());
       }
+      if (s.outcome() != null && s.outcome().ok() && s.outcome().result().statements() < settings.minStatements()) {
+        n.add(String.format(Locale.ROOT,
+            "step %d: only %,d business statements in %.0f s (fewer than the %,d asked for): the advisor may have lacked "
+                + "the traffic to judge, so its silence there is weak evidence", s.index(), s.outcome().result().statements(),
+            s.outcome().result().seconds(), settings.minStatements()));
+      }
       if (s.outcome() != null && s.outcome().ok() && !s.outcome().result().errorSamples().isEmpty()) {
         n.add("step " + s.index() + ": errors, e.g.: " + s.outcome().result().errorSamples().get(0));
       }

@@ -117,6 +117,15 @@ class ProverTest {
   }
 
   @Test
+  void aWindowThinnerThanAskedForIsFlaggedInTheReport() {
+    Prover.Result r = prove(2, c -> List.of(), 10);
+    ProveReport report = new ProveReport("x", "u", new Workload.Settings(1, Duration.ZERO, Duration.ofSeconds(1), 1, 1, 2000), "a", r);
+    assertThat(report.terminal()).contains("step 0: only 100 business statements in 10 s (fewer than the 2,000 asked for)");
+    ProveReport enough = new ProveReport("x", "u", new Workload.Settings(1, Duration.ZERO, Duration.ofSeconds(1), 1, 1, 100), "a", r);
+    assertThat(enough.terminal()).doesNotContain("fewer than");
+  }
+
+  @Test
   void aFailingStepEndsTheLoopAndSaysWhy() {
     Prover.Bench bench = (step, config) -> {
       throw new java.sql.SQLException("connection refused");
