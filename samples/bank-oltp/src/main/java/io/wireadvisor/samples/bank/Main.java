@@ -143,6 +143,12 @@ public final class Main {
     @Option(names = "--out", defaultValue = "target/bank-oltp-report", description = "Directory for report.md, report.json, report.html (default: ${DEFAULT-VALUE}).")
     Path out;
 
+    @Option(names = "--agent-jar", description = "The wire-advisor agent jar to attach for wire counts (default: the one packaged in this jar, else agent/target/wire-advisor-agent.jar).")
+    Path agentJar;
+
+    @Option(names = "--no-agent", description = "Do not attach the agent: wire counts from the server's counters only.")
+    boolean noAgent;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
@@ -166,6 +172,9 @@ public final class Main {
       }
       Workload.Settings settings =
           new Workload.Settings(threads, Duration.ofSeconds(warmup), Duration.ofSeconds(duration), server.seed, server.scale);
+      if (agentJar != null && !noAgent) {
+        AgentProfiles.check(agentJar);
+      }
       BankSchema schema = BankSchema.load();
       BusinessTransactions mix = new BusinessTransactions(StatementCatalog.build(schema));
       try (DatabaseServer db = server.start()) {
@@ -174,8 +183,20 @@ public final class Main {
           DataLoader.Loaded l = new DataLoader(db, schema).load(server.database, server.scale, server.seed, err::println);
           err.printf("Loaded %,d rows into %s in %.1f s%n", l.rows(), l.database(), l.millis() / 1000.0);
         }
+        AgentProfiles agent = null;
+        if (!noAgent) {
+          try {
+            agent = AgentProfiles.attach(agentJar, err::println);
+          } catch (AgentProfiles.AgentUnavailableException e) {
+            if (agentJar != null) {
+              throw e;
+            }
+            // The main job still runs: the server's counters give the wire counts.
+            err.println("bank-oltp: running without the agent: " + e.getMessage());
+          }
+        }
         ScenarioRunner runner =
-            new ScenarioRunner(db, server.database, mix, new ServerWireCounts(db), settings, err::println);
+            new ScenarioRunner(db, server.database, mix, new ServerWireCounts(db), agent, settings, err::println);
         List<ScenarioOutcome> outcomes = runner.runAll(chosen);
         Report report = new Report(db, settings, all.study(), outcomes);
         System.out.println();
@@ -206,14 +227,86 @@ public final class Main {
   }
 
   @Command(name = "prove", mixinStandardHelpOptions = true,
-      description = "Run the workload under the wire-advisor agent and check the advisor's recommendations (needs the agent and advisor CLI).")
+      description = {
+        "Start from a baseline configuration (scenario 1's), run the workload under the wire-advisor agent,",
+        "give the traffic profile and the server's state to the advisor, apply every recommended change",
+        "(JDBC properties, pool settings, SET GLOBAL, ALTER TABLE ... CACHE), run again, until the advisor",
+        "has nothing left to change or --max-steps. Prints the path with the measured gain of each step",
+        "and writes prove.md and prove.json. The server's globals and cached tables are restored afterwards."
+      })
   static final class ProveCommand implements Callable<Integer> {
+    @Mixin ServerOptions server;
+
+    @Option(names = "--threads", defaultValue = "4", description = "Worker threads and pool size (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--warmup", defaultValue = "5", description = "Warm-up seconds per step (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--duration", defaultValue = "15", description = "Measured seconds per step (default: ${DEFAULT-VALUE}).")
+    int duration;
+
+    @Option(names = "--min-statements", defaultValue = "2000", description = "Extend a step's window past --duration until this many business statements ran (at most 10 times --duration), so the advisor has enough traffic to judge (default: ${DEFAULT-VALUE}).")
+    long minStatements;
+
+    @Option(names = "--max-steps", defaultValue = "6", description = "At most this many rounds of advice applied after the baseline (default: ${DEFAULT-VALUE}).")
+    int maxSteps;
+
+    @Option(names = "--baseline", defaultValue = "1", description = "Scenario whose configuration is the starting point (default: ${DEFAULT-VALUE}): its JDBC properties, and its globals on TiDB.")
+    int baseline;
+
+    @Option(names = "--skip-load", description = "Use the data already in --database (loaded with the same --scale and --seed).")
+    boolean skipLoad;
+
+    @Option(names = "--agent-jar", description = "The wire-advisor agent jar to attach (default: the one packaged in this jar, else agent/target/wire-advisor-agent.jar).")
+    Path agentJar;
+
+    @Option(names = "--out", defaultValue = "target/bank-oltp-report", description = "Directory for prove.md and prove.json (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
     @Override
-    public Integer call() {
-      System.err.println(
-          "prove needs the wire-advisor agent and the advisor's rules and CLI, which have not landed yet;"
-              + " run 'scenarios' for the measured comparison.");
-      return 2;
+    public Integer call() throws Exception {
+      PrintStream err = System.err;
+      if (duration < 1 || warmup < 0 || maxSteps < 0 || minStatements < 0) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "--duration must be >= 1, --warmup, --max-steps and --min-statements >= 0");
+      }
+      Scenario base;
+      try {
+        base = Scenarios.load().byId(baseline);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
+      Workload.Settings settings =
+          new Workload.Settings(threads, Duration.ofSeconds(warmup), Duration.ofSeconds(duration), server.seed, server.scale,
+              minStatements);
+      // Fail before starting a server and loading data when the agent cannot be found.
+      AgentProfiles.check(agentJar);
+      BankSchema schema = BankSchema.load();
+      BusinessTransactions mix = new BusinessTransactions(StatementCatalog.build(schema));
+      try (DatabaseServer db = server.start()) {
+        err.println("Server: " + db.kind() + " " + db.version() + " (" + db.source() + ")");
+        if (!skipLoad) {
+          DataLoader.Loaded l = new DataLoader(db, schema).load(server.database, server.scale, server.seed, err::println);
+          err.printf("Loaded %,d rows into %s in %.1f s%n", l.rows(), l.database(), l.millis() / 1000.0);
+        }
+        // The agent retransforms driver classes already loaded; the workload's pools open after this.
+        AgentProfiles agent = AgentProfiles.attach(agentJar, err::println);
+        Prover.Result result =
+            new ProveSession(db, server.database, mix, agent, settings, maxSteps, err::println)
+                .run(ProveConfig.of(base, db.isTiDB()));
+        ProveReport report =
+            new ProveReport(db.kind() + " " + db.version() + " (" + db.source() + ")",
+                db.jdbcUrl(server.database, result.finalConfig().urlParameters()), settings, agent.describe(), result);
+        System.out.println();
+        System.out.println(report.terminal());
+        for (Path p : report.write(out)) {
+          System.out.println("wrote " + p.toAbsolutePath());
+        }
+        return result.stop() == Prover.Stop.FAILED ? FAILED : 0;
+      }
     }
   }
 }

@@ -50,7 +50,7 @@ public final class Report {
   List<String> header() {
     return List.of("#", "scenario", "stmt/s", "tx/s", "server QPS", "avg µs", "p95 µs", "p99 µs",
         "QUERY/stmt", "PREPARE/stmt", "EXECUTE/stmt", "CLOSE/stmt", "probes/stmt", "SET/stmt",
-        "plan cache hits", "errors", "study QPS", "study avg µs");
+        "agent probe reads/stmt", "agent SETs/stmt", "agent = server", "plan cache hits", "errors", "study QPS", "study avg µs");
   }
 
   List<List<String>> rows() {
@@ -61,7 +61,7 @@ public final class Report {
       r.add(o.scenario().name());
       if (!o.ok()) {
         r.add("FAILED: " + o.failure());
-        while (r.size() < 16) {
+        while (r.size() < 19) {
           r.add("");
         }
       } else {
@@ -76,6 +76,9 @@ public final class Report {
         }
         r.add(o.probesPerStatement() == null ? "N/A" : f2(o.probesPerStatement()));
         r.add(o.setsPerStatement() == null ? "N/A" : f2(o.setsPerStatement()));
+        r.add(o.agentProbeReadsPerStatement() == null ? "N/A" : f2(o.agentProbeReadsPerStatement()));
+        r.add(o.agentSessionSetsPerStatement() == null ? "N/A" : f2(o.agentSessionSetsPerStatement()));
+        r.add(!o.wireCrossChecked() ? "N/A" : o.wireMismatches().isEmpty() ? "yes" : "NO");
         r.add(o.planCacheHitRatio() == null ? "N/A" : String.format(Locale.ROOT, "%.0f%%", 100 * o.planCacheHitRatio()));
         r.add(String.valueOf(o.result().errors()));
       }
@@ -149,6 +152,10 @@ public final class Report {
       for (String s : o.notes()) {
         byText.computeIfAbsent(s, k -> new ArrayList<>()).add("S" + o.scenario().id());
       }
+      if (o.ok() && !o.wireMismatches().isEmpty()) {
+        byText.computeIfAbsent("agent and server counts differ: " + String.join("; ", o.wireMismatches()), k -> new ArrayList<>())
+            .add("S" + o.scenario().id());
+      }
       if (o.ok() && !o.result().errorSamples().isEmpty()) {
         byText.computeIfAbsent("errors, e.g.: " + o.result().errorSamples().get(0), k -> new ArrayList<>())
             .add("S" + o.scenario().id());
@@ -159,6 +166,14 @@ public final class Report {
     String source = outcomes.isEmpty() ? "" : outcomes.get(0).wireSource();
     n.add("Wire commands per business statement from " + source + "; ~ marks approximate counts, N/A what the server does not count.");
     n.add("probes/stmt: SELECTs the server executed that the application did not send (SELECT @@session...), per business statement.");
+    String agentSource = outcomes.stream().filter(o -> o.agent() != null).map(o -> "the wire-advisor agent").findFirst().orElse(null);
+    if (agentSource == null) {
+      n.add("agent columns N/A: run without the wire-advisor agent (it was not found or --no-agent).");
+    } else {
+      n.add("agent probe reads/stmt, agent SETs/stmt: session-state reads (SELECT @@session...) and session SETs (autocommit, ...) "
+          + "the agent saw, per business statement; agent = server: the agent's "
+          + "per-command counts equal the server's exact counters over the same window (N/A where the server counts nothing exactly).");
+    }
     n.add("Latencies are per business statement as the application sees it (prepare + execute + read + close).");
     return n;
   }
@@ -179,7 +194,7 @@ public final class Report {
   }
 
   /** A plain-text table; the first {@code leftColumns} columns are names, the rest numbers. */
-  private static String table(List<String> header, List<List<String>> rows, int leftColumns) {
+  static String table(List<String> header, List<List<String>> rows, int leftColumns) {
     int[] w = new int[header.size()];
     for (int i = 0; i < w.length; i++) {
       w[i] = header.get(i).length();
@@ -240,7 +255,7 @@ public final class Report {
     return sb.toString();
   }
 
-  private static void mdTable(StringBuilder sb, List<String> header, List<List<String>> rows) {
+  static void mdTable(StringBuilder sb, List<String> header, List<List<String>> rows) {
     sb.append("| ").append(String.join(" | ", header)).append(" |\n|");
     for (int i = 0; i < header.size(); i++) {
       sb.append(i <= 1 ? "---|" : "---:|");
@@ -307,6 +322,25 @@ public final class Report {
         me.put("planCacheHitRatio", o.planCacheHitRatio());
         me.put("tableCacheReads", o.tableCacheReads());
         me.put("transactionsByType", r.transactionsByType());
+        if (o.agent() != null) {
+          Map<String, Object> ag = new LinkedHashMap<>();
+          ag.put("wireCommands", o.agentWire());
+          Map<String, Object> aper = new LinkedHashMap<>();
+          for (String c : o.agentWire().keySet()) {
+            aper.put(c, o.agentPerStatement(c));
+          }
+          ag.put("wireCommandsPerStatement", aper);
+          ag.put("probes", o.agent().totalProbes());
+          ag.put("probesPerStatement", o.agentProbesPerStatement());
+          ag.put("probeReadsPerStatement", o.agentProbeReadsPerStatement());
+          ag.put("sessionSetsPerStatement", o.agentSessionSetsPerStatement());
+          Map<String, Object> kinds = new LinkedHashMap<>();
+          o.agent().probes().forEach((k, v) -> kinds.put(k.name(), v.count()));
+          ag.put("probesByKind", kinds);
+          ag.put("crossChecked", o.wireCrossChecked());
+          ag.put("mismatches", o.wireMismatches());
+          me.put("agent", ag);
+        }
         m.put("measured", me);
       }
       list.add(m);
@@ -467,7 +501,7 @@ public final class Report {
     return out;
   }
 
-  private static Path atomic(Path target, String text) throws IOException {
+  static Path atomic(Path target, String text) throws IOException {
     Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
     Files.writeString(tmp, text, StandardCharsets.UTF_8);
     return Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -1,6 +1,7 @@
 package io.wireadvisor.samples.bank;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.samples.bank.Scenarios.Scenario;
 import io.wireadvisor.testkit.DatabaseServer;
 import java.sql.SQLException;
@@ -24,6 +25,7 @@ public final class ScenarioRunner {
   private final WireCounts wire;
   private final Workload.Settings settings;
   private final Consumer<String> log;
+  private final WireProfileSource agent;
   private volatile ServerStateGuard current;
 
   public ScenarioRunner(
@@ -33,6 +35,22 @@ public final class ScenarioRunner {
       WireCounts wire,
       Workload.Settings settings,
       Consumer<String> log) {
+    this(server, database, mix, wire, null, settings, log);
+  }
+
+  /**
+   * @param agent the agent's profiles of this JVM's traffic, taken over the same window as the
+   *     server's counters and compared with them; null to run without
+   */
+  public ScenarioRunner(
+      DatabaseServer server,
+      String database,
+      BusinessTransactions mix,
+      WireCounts wire,
+      WireProfileSource agent,
+      Workload.Settings settings,
+      Consumer<String> log) {
+    this.agent = agent;
     this.server = server;
     this.database = database;
     this.mix = mix;
@@ -92,41 +110,78 @@ public final class ScenarioRunner {
           notes.add("ALTER TABLE ... CACHE N/A on " + server.kind() + " (skipped)");
         }
       }
-      String props = s.jdbcProperties();
-      try (HikariDataSource ds = workload.pool(database, props, settings.threads(), "bank-s" + s.id())) {
-        workload.prime(ds, settings.threads(), settings.seed(), settings.scale());
-        List<Map<String, Long>> wireAt = new ArrayList<>(List.of(Map.of(), Map.of()));
-        ServerStatements.Reading[] stmtAt = new ServerStatements.Reading[2];
-        Workload.Window window =
-            new Workload.Window() {
-              @Override
-              public void open() throws SQLException {
-                stmtAt[0] = statements.read(false);
-                wireAt.set(0, wire.snapshot());
-              }
-
-              @Override
-              public void close() throws SQLException {
-                wireAt.set(1, wire.snapshot());
-                stmtAt[1] = statements.read(true);
-              }
-            };
-        Workload.Result r = workload.run(ds, settings, window, "S" + s.id(), log);
-        Map<String, Long> delta = new LinkedHashMap<>();
-        for (Map.Entry<String, Long> e : wireAt.get(1).entrySet()) {
-          delta.put(e.getKey(), e.getValue() - wireAt.get(0).getOrDefault(e.getKey(), 0L));
-        }
-        ScenarioOutcome o =
-            new ScenarioOutcome(s, r, delta, wire.exactCommands(), wire.source(), stmtAt[1].minus(stmtAt[0]), notes, null);
-        log.accept(o.oneLine());
-        return o;
-      }
+      ScenarioOutcome o = measure(s, "S" + s.id(), s.jdbcProperties(), Map.of(), notes, statements);
+      log.accept(o.oneLine());
+      return o;
     } catch (Exception e) {
       log.accept("  scenario " + s.id() + " FAILED: " + e);
-      return new ScenarioOutcome(s, null, Map.of(), Set.of(), wire.source(), null, notes, e.toString());
+      return new ScenarioOutcome(s, null, Map.of(), Set.of(), wire.source(), null, null, notes, e.toString());
     } finally {
       guard.restore();
       current = null;
+    }
+  }
+
+  /**
+   * Opens a pool with these driver properties and pool settings, primes and warms it up, and
+   * measures one window, with the server's counters and (when there is one) the agent's profile
+   * over exactly the measured transactions. Server-side changes are the caller's business.
+   *
+   * <p>Order at the window's edges: the server's readings open it before the agent's reset and
+   * close it after the agent's profile is read, so the agent's window lies inside the server's and
+   * both hold the same traffic (the readings' own queries are not counted by either).
+   *
+   * @param label names the progress lines and the pool, e.g. {@code S3} or {@code step2}
+   */
+  ScenarioOutcome measure(
+      Scenario s,
+      String label,
+      String jdbcProperties,
+      Map<String, String> poolSettings,
+      List<String> notes,
+      ServerStatements statements)
+      throws Exception {
+    try (HikariDataSource ds =
+        workload.pool(database, jdbcProperties, poolSettings, settings.threads(), "bank-" + label)) {
+      workload.prime(ds, settings.threads(), settings.seed(), settings.scale());
+      List<Map<String, Long>> wireAt = new ArrayList<>(List.of(Map.of(), Map.of()));
+      ServerStatements.Reading[] stmtAt = new ServerStatements.Reading[2];
+      TrafficProfile[] profile = new TrafficProfile[1];
+      Workload.Window window =
+          new Workload.Window() {
+            @Override
+            public void open() throws SQLException {
+              stmtAt[0] = statements.read(false);
+              wireAt.set(0, wire.snapshot());
+              if (agent != null) {
+                try {
+                  agent.reset();
+                } catch (Exception e) {
+                  throw new SQLException("cannot reset the agent's profile: " + e.getMessage(), e);
+                }
+              }
+            }
+
+            @Override
+            public void close() throws SQLException {
+              if (agent != null) {
+                try {
+                  profile[0] = agent.profile();
+                } catch (Exception e) {
+                  throw new SQLException("cannot read the agent's profile: " + e.getMessage(), e);
+                }
+              }
+              wireAt.set(1, wire.snapshot());
+              stmtAt[1] = statements.read(true);
+            }
+          };
+      Workload.Result r = workload.run(ds, settings, window, label, log);
+      Map<String, Long> delta = new LinkedHashMap<>();
+      for (Map.Entry<String, Long> e : wireAt.get(1).entrySet()) {
+        delta.put(e.getKey(), e.getValue() - wireAt.get(0).getOrDefault(e.getKey(), 0L));
+      }
+      return new ScenarioOutcome(
+          s, r, delta, wire.exactCommands(), wire.source(), stmtAt[1].minus(stmtAt[0]), profile[0], notes, null);
     }
   }
 }

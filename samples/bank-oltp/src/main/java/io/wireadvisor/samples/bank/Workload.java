@@ -53,8 +53,11 @@ public final class Workload {
    * @param measure length of the window
    * @param seed base seed; worker i uses seed + i
    * @param scale the scale factor the data was loaded with (ids are drawn from its ranges)
+   * @param minStatements the window goes on past {@code measure} until this many business
+   *     statements ran (at most {@value #MAX_EXTENSION} times {@code measure} in all), so that a
+   *     slow machine still gives the advisor enough traffic to judge; 0 for a fixed window
    */
-  public record Settings(int threads, Duration warmup, Duration measure, long seed, double scale) {
+  public record Settings(int threads, Duration warmup, Duration measure, long seed, double scale, long minStatements) {
     public Settings {
       if (threads < 1 || threads > 512) {
         throw new IllegalArgumentException("threads must be 1..512, was " + threads);
@@ -62,8 +65,19 @@ public final class Workload {
       if (warmup.isNegative() || measure.isZero() || measure.isNegative()) {
         throw new IllegalArgumentException("warm-up must be >= 0 and the measured duration > 0");
       }
+      if (minStatements < 0) {
+        throw new IllegalArgumentException("the minimum of statements must be >= 0, was " + minStatements);
+      }
+    }
+
+    /** A fixed window of {@code measure}. */
+    public Settings(int threads, Duration warmup, Duration measure, long seed, double scale) {
+      this(threads, warmup, measure, seed, scale, 0);
     }
   }
+
+  /** How far past its duration a window may be extended to reach {@code minStatements}. */
+  public static final int MAX_EXTENSION = 10;
 
   /** What one run measured inside the window. */
   public record Result(
@@ -79,6 +93,9 @@ public final class Workload {
       Histogram transactionLatencyNanos,
       Map<String, Long> transactionsByType) {}
 
+  /** The isolation every pool connection runs with, as the server names it. */
+  public static final String POOL_ISOLATION = "READ-COMMITTED";
+
   private final DatabaseServer server;
   private final BusinessTransactions mix;
   private final BankSchema schema;
@@ -91,7 +108,18 @@ public final class Workload {
 
   /** A pool as the application configures it, with the scenario's driver properties. */
   public HikariDataSource pool(String database, String jdbcProperties, int size, String name) {
-    HikariConfig hc = new HikariConfig();
+    return pool(database, jdbcProperties, Map.of(), size, name);
+  }
+
+  /**
+   * A pool with HikariCP settings on top (names as in a Hikari properties file, e.g.
+   * {@code keepaliveTime}); an unknown name is an error.
+   */
+  public HikariDataSource pool(
+      String database, String jdbcProperties, Map<String, String> poolSettings, int size, String name) {
+    java.util.Properties p = new java.util.Properties();
+    p.putAll(poolSettings);
+    HikariConfig hc = poolSettings.isEmpty() ? new HikariConfig() : new HikariConfig(p);
     hc.setJdbcUrl(server.jdbcUrl(database, jdbcProperties));
     hc.setUsername(server.user());
     hc.setPassword(server.password());
@@ -134,6 +162,14 @@ public final class Workload {
       ctl.measuring = true;
       ctl.resume.countDown();
       sleepWithProgress(settings.measure(), label + " measure", measured, progress, ctl);
+      long cap = start + MAX_EXTENSION * settings.measure().toNanos();
+      if (measured.statements.sum() < settings.minStatements() && ctl.failure == null) {
+        progress.accept(String.format("  %s measure: extended until %,d statements (at most %d s)", label,
+            settings.minStatements(), MAX_EXTENSION * settings.measure().toSeconds()));
+        while (measured.statements.sum() < settings.minStatements() && System.nanoTime() < cap && ctl.failure == null) {
+          Thread.sleep(50);
+        }
+      }
       ctl.stop = true;
       for (Thread t : workers) {
         t.join();

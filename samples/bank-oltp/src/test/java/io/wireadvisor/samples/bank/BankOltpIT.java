@@ -20,14 +20,16 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * A short run of all seven scenarios on the testkit server (small scale, 1 s warm-up, 2 s
- * measured each), checked against the server's own counters.
+ * measured each) with the wire-advisor agent attached in-process, checked against the server's own
+ * counters.
  */
 @RealDatabase
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BankOltpIT {
   private static final double SCALE = 0.02;
+  // Windows extended on a busy machine until 500 statements, so every ratio below rests on enough.
   private static final Workload.Settings SETTINGS =
-      new Workload.Settings(2, Duration.ofSeconds(1), Duration.ofSeconds(2), 42, SCALE);
+      new Workload.Settings(2, Duration.ofSeconds(1), Duration.ofSeconds(2), 42, SCALE, 500);
 
   private final BankSchema schema = BankSchema.load();
   private final BusinessTransactions mix = new BusinessTransactions(StatementCatalog.build(schema));
@@ -42,8 +44,9 @@ class BankOltpIT {
     database = server.createDatabase("bank_it");
     DataLoader.Loaded loaded = new DataLoader(server, schema).load(database, SCALE, 42, log::add);
     assertThat(loaded.rows()).isGreaterThan(10_000);
+    WireProfileSource agent = AgentProfiles.attach(null, log::add);
     ScenarioRunner runner =
-        new ScenarioRunner(server, database, mix, new ServerWireCounts(server), SETTINGS, log::add);
+        new ScenarioRunner(server, database, mix, new ServerWireCounts(server), agent, SETTINGS, log::add);
     outcomes = runner.runAll(Scenarios.load().scenarios());
     log.forEach(System.out::println);
   }
@@ -104,6 +107,33 @@ class BankOltpIT {
     assertThat(s2.probesPerStatement()).isLessThan(s1.probesPerStatement() / 10);
     assertThat(s2.perStatement(Commands.COM_QUERY)).isLessThan(s1.perStatement(Commands.COM_QUERY));
     assertThat(w(s2, Commands.COM_STMT_EXECUTE)).isZero();
+  }
+
+  @Test
+  void theAgentCountsWhatTheServerCountsInEveryScenario() {
+    for (ScenarioOutcome o : outcomes) {
+      s(o.scenario().id());
+      assertThat(o.agent()).isNotNull();
+      if (!server.counters().exactCommands().isEmpty()) {
+        assertThat(o.wireCrossChecked()).isTrue();
+      }
+      assertThat(o.wireMismatches()).as("scenario " + o.scenario().id()).isEmpty();
+      // Every business statement the application ran is one execution on the wire, text or prepared.
+      long executions = o.agentWire().getOrDefault(Commands.COM_STMT_EXECUTE, 0L);
+      assertThat(executions == 0 ? o.agentWire().getOrDefault(Commands.COM_QUERY, 0L) : executions)
+          .isGreaterThanOrEqualTo(o.result().statements());
+    }
+  }
+
+  @Test
+  void maxPerformanceRemovesTheIsolationReadsTheAgentSeesButNotSpringsAutocommitSets() {
+    ScenarioOutcome s1 = s(1);
+    ScenarioOutcome s2 = s(2);
+    // One getTransactionIsolation() read per transaction of ~11 statements.
+    assertThat(s1.agentProbeReadsPerStatement()).isBetween(0.05, 0.2);
+    assertThat(s2.agentProbeReadsPerStatement()).isLessThan(s1.agentProbeReadsPerStatement() / 10);
+    // setAutoCommit(false) and (true) per transaction: the driver sends both whatever the settings.
+    assertThat(s2.agentSessionSetsPerStatement()).isGreaterThan(0.1);
   }
 
   @Test

@@ -63,8 +63,24 @@ class MainTest {
   }
 
   @Test
-  void proveSaysWhatItNeedsAndExitsTwo() {
-    assertThat(run("prove")).isEqualTo(2);
+  void proveRejectsBadOptionsWithUsageBeforeAnyServerStarts() {
+    assertThat(run("prove", "--max-steps", "-1")).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("--max-steps");
+    assertThat(run("prove", "--baseline", "9")).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("no scenario 9");
+  }
+
+  @Test
+  void proveWithAMissingAgentJarSaysSoAndExitsOneWithoutStartingAServer() {
+    assertThat(run("prove", "--agent-jar", "/nonexistent/agent.jar", "--jdbc-url", "jdbc:mysql://127.0.0.1:1/")).isEqualTo(1);
+    String e = err.toString(StandardCharsets.UTF_8);
+    assertThat(e).contains("--agent-jar /nonexistent/agent.jar: no such file").doesNotContain("cannot connect").doesNotContain("\tat ");
+  }
+
+  @Test
+  void proveHelpDocumentsTheLoopOptions() {
+    assertThat(run("prove", "--help")).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("--max-steps", "--baseline", "--agent-jar", "--duration");
   }
 
   @Test

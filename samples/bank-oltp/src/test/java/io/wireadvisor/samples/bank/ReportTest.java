@@ -34,7 +34,7 @@ class ReportTest {
     wire.put(Commands.COM_STMT_CLOSE, prepares);
     return new ScenarioOutcome(scenarios.byId(id), r, wire, Set.of(Commands.COM_QUERY, Commands.COM_STMT_EXECUTE,
         Commands.COM_STMT_PREPARE), "server counters (test)",
-        new ServerStatements.Reading(statements * 9 / 10, statements / 4, null, null, null), List.of(), null);
+        new ServerStatements.Reading(statements * 9 / 10, statements / 4, null, null, null), null, List.of(), null);
   }
 
   private Report report() {
@@ -42,7 +42,7 @@ class ReportTest {
     for (int id = 1; id <= 7; id++) {
       list.add(outcome(id, 10_000L * id, id == 3 ? 7_500 : 0));
     }
-    list.set(5, new ScenarioOutcome(scenarios.byId(6), null, Map.of(), Set.of(), "x", null, List.of("n/a step"), "boom"));
+    list.set(5, new ScenarioOutcome(scenarios.byId(6), null, Map.of(), Set.of(), "x", null, null, List.of("n/a step"), "boom"));
     return new Report("MARIADB 11.4.5 (test)", new Workload.Settings(2, Duration.ofSeconds(1), Duration.ofSeconds(10), 42, 1),
         scenarios.study(), list);
   }

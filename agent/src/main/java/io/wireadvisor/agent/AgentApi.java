@@ -1,0 +1,37 @@
+package io.wireadvisor.agent;
+
+import io.wireadvisor.profile.ProfileJson;
+
+/**
+ * The in-process API for applications and tests, called by reflection through the system class
+ * loader; only {@code boolean} and {@code String} cross the boundary, so the caller needs none of
+ * the agent's (relocated) classes:
+ *
+ * <pre>{@code
+ * Class<?> api = Class.forName("io.wireadvisor.agent.AgentApi", true, ClassLoader.getSystemClassLoader());
+ * boolean active = (Boolean) api.getMethod("isActive").invoke(null);
+ * String json = (String) api.getMethod("profileJson").invoke(null);
+ * api.getMethod("reset").invoke(null);
+ * }</pre>
+ */
+public final class AgentApi {
+  private AgentApi() {}
+
+  /** True when the driver's hooks are installed and matched the driver version. */
+  public static boolean isActive() {
+    return Hooks.isActive();
+  }
+
+  /** The traffic profile of the current window as JSON (schema: docs/profile.md). */
+  public static String profileJson() {
+    return ProfileJson.toJson(Hooks.window().recorder.snapshot());
+  }
+
+  /**
+   * Starts a fresh window: counts, shapes, probes and connections-so-far begin again. Call while
+   * the application is idle; open connections and their prepared statements stay known.
+   */
+  public static void reset() {
+    Hooks.reset();
+  }
+}

@@ -1,0 +1,117 @@
+package io.wireadvisor.agent;
+
+import io.wireadvisor.profile.RecorderSettings;
+import java.io.File;
+import java.lang.instrument.Instrumentation;
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
+import net.bytebuddy.agent.ByteBuddyAgent;
+
+/**
+ * The agent's entry points: {@code premain} ({@code -javaagent:}), {@code agentmain} (attached to
+ * a running JVM) and {@code main} ({@code --help}, {@code attach <pid> [options]}).
+ *
+ * <p>Nothing here may throw into the host JVM: every failure becomes one line on stderr prefixed
+ * {@code wire-advisor:} and the application runs on as if the agent were absent.
+ */
+public final class AgentMain {
+  private static final AtomicBoolean INSTALLED = new AtomicBoolean();
+  private static volatile String instance;
+
+  private AgentMain() {}
+
+  public static void premain(String args, Instrumentation inst) {
+    start(args, inst, false);
+  }
+
+  public static void agentmain(String args, Instrumentation inst) {
+    start(args, inst, true);
+  }
+
+  private static void start(String args, Instrumentation inst, boolean attached) {
+    try {
+      if (!INSTALLED.compareAndSet(false, true)) {
+        warn("already installed in this JVM; ignoring the second start (options: " + args + ")");
+        return;
+      }
+      AgentOptions options = AgentOptions.parse(args);
+      for (String w : options.warnings()) {
+        warn(w);
+      }
+      quiet = options.quiet();
+      Hooks.configure(
+          new RecorderSettings(options.maxShapes(), options.maxTexts(), options.sampleSql()));
+      if (attached) {
+        Hooks.lateAttach();
+      }
+      Metrics.start(options);
+      new Exporter(options).start();
+      Instrumenter.install(inst);
+    } catch (Throwable e) {
+      warn("failed to start (" + e + "); the application is unaffected");
+    }
+  }
+
+  public static void main(String[] args) {
+    if (args.length == 0 || "--help".equals(args[0]) || "-h".equals(args[0]) || "help".equals(args[0])) {
+      System.out.print(AgentOptions.usage());
+      return;
+    }
+    if ("attach".equals(args[0])) {
+      if (args.length < 2 || args.length > 3) {
+        System.err.println("usage: java -jar wire-advisor-agent.jar attach <pid> [options]");
+        System.exit(2);
+      }
+      String pid = args[1];
+      String options = args.length == 3 ? args[2] : "";
+      for (String w : AgentOptions.parse(options).warnings()) {
+        System.err.println("wire-advisor: " + w);
+      }
+      try {
+        File jar = new File(AgentMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        ByteBuddyAgent.attach(jar, pid, options);
+        System.out.println("wire-advisor: attached to " + pid);
+      } catch (Throwable e) {
+        System.err.println("wire-advisor: could not attach to " + pid + ": " + e);
+        System.exit(1);
+      }
+      return;
+    }
+    System.err.println("wire-advisor: unknown command " + Arrays.toString(args) + "\n");
+    System.err.print(AgentOptions.usage());
+    System.exit(2);
+  }
+
+  private static volatile boolean quiet;
+
+  /** A note on stderr (where the endpoint is, ...), unless {@code quiet=true}. */
+  static void info(String message) {
+    if (!quiet) {
+      System.err.println("wire-advisor: " + message);
+    }
+  }
+
+  /** One line on stderr, prefixed so it is findable in any application's log. */
+  static void warn(String message) {
+    System.err.println("wire-advisor: " + message);
+  }
+
+  /** This wire-advisor's version (from the jar manifest), or null when run from classes. */
+  static String version() {
+    Package p = AgentMain.class.getPackage();
+    return p == null ? null : p.getImplementationVersion();
+  }
+
+  /** {@code host:pid} of this JVM. */
+  static String instance() {
+    String i = instance;
+    if (i == null) {
+      String name = ManagementFactory.getRuntimeMXBean().getName(); // pid@host
+      int at = name.indexOf('@');
+      i = at < 0 ? name : name.substring(at + 1) + ":" + name.substring(0, at);
+      instance = i;
+    }
+    return i;
+  }
+}

@@ -1,0 +1,112 @@
+package io.wireadvisor.agent;
+
+import io.wireadvisor.advisor.Advisor;
+import io.wireadvisor.advisor.Analysis;
+import io.wireadvisor.profile.ProfileJson;
+import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.report.Reports;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Writes what was recorded: the profile file every interval and at shutdown, and at shutdown the
+ * advisor's report on stderr and to a file. Runs on its own daemon thread and in a shutdown hook;
+ * a failure is one warning line, never an exception into the application.
+ */
+final class Exporter {
+  private final AgentOptions options;
+
+  Exporter(AgentOptions options) {
+    this.options = options;
+  }
+
+  void start() {
+    if (options.profilePath() != null && options.intervalMillis() > 0) {
+      ScheduledExecutorService timer =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "wire-advisor-profile-writer");
+                t.setDaemon(true);
+                return t;
+              });
+      long every = options.intervalMillis();
+      timer.scheduleWithFixedDelay(this::writeProfileQuietly, every, every, TimeUnit.MILLISECONDS);
+    }
+    Thread hook = new Thread(this::atShutdown, "wire-advisor-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+  }
+
+  private void writeProfileQuietly() {
+    try {
+      writeProfile(Hooks.window().recorder.snapshot());
+    } catch (Throwable e) {
+      AgentMain.warn("could not write the profile to " + options.profilePath() + ": " + e);
+    }
+  }
+
+  private void writeProfile(TrafficProfile profile) throws IOException {
+    if (options.profilePath() == null) {
+      return;
+    }
+    Path target = Paths.get(options.profilePath()).toAbsolutePath();
+    Path dir = target.getParent();
+    if (dir != null) {
+      Files.createDirectories(dir);
+    }
+    // Write then rename, so a reader never sees half a profile.
+    Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+    ProfileJson.writeFile(profile, tmp);
+    try {
+      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException atomicNotSupported) {
+      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  void atShutdown() {
+    try {
+      TrafficProfile profile = Hooks.window().recorder.snapshot();
+      try {
+        writeProfile(profile);
+      } catch (Throwable e) {
+        AgentMain.warn("could not write the profile to " + options.profilePath() + ": " + e);
+      }
+      if (!Hooks.isActive()) {
+        if (!options.quiet()) {
+          AgentMain.warn("no MySQL Connector/J 8.0.13+ connection was instrumented; nothing to report");
+        }
+        return;
+      }
+      if (options.quiet() && options.reportPath() == null) {
+        return;
+      }
+      Analysis analysis = Advisor.analyze(profile, null);
+      String text = Reports.text(analysis);
+      if (options.reportPath() != null) {
+        try {
+          Path p = Paths.get(options.reportPath()).toAbsolutePath();
+          if (p.getParent() != null) {
+            Files.createDirectories(p.getParent());
+          }
+          Files.write(p, text.getBytes(StandardCharsets.UTF_8));
+        } catch (Throwable e) {
+          AgentMain.warn("could not write the report to " + options.reportPath() + ": " + e);
+        }
+      }
+      if (!options.quiet()) {
+        System.err.println("---- wire-advisor report ----");
+        System.err.print(text);
+        System.err.flush();
+      }
+    } catch (Throwable e) {
+      AgentMain.warn("could not produce the report at shutdown: " + e);
+    }
+  }
+}

@@ -1,0 +1,391 @@
+package io.wireadvisor.agent;
+
+import io.wireadvisor.agent.internal.ComQuery;
+import io.wireadvisor.agent.internal.ConnState;
+import io.wireadvisor.agent.internal.ConnectionTable;
+import io.wireadvisor.agent.internal.Causes;
+import io.wireadvisor.agent.internal.TextCache;
+import io.wireadvisor.agent.internal.Window;
+import io.wireadvisor.profile.CommandType;
+import io.wireadvisor.profile.ProfileRecorder.ConnectionHandle;
+import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
+import io.wireadvisor.profile.RecorderSettings;
+import io.wireadvisor.profile.Source;
+import io.wireadvisor.profile.Via;
+import io.wireadvisor.sql.Classification;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The entry points the advice inlined into Connector/J calls. Only JDK types cross this boundary
+ * (the advice extracts bytes and strings from driver objects), so this class works whichever
+ * class loader loaded the driver, as long as it delegates to the system class loader.
+ *
+ * <p>Every method here is called from advice with {@code suppress = Throwable.class}, and the
+ * command path catches nothing itself: a bug here costs a count, never the application's call.
+ * The command path allocates nothing once a connection's texts are known, and takes no lock.
+ */
+public final class Hooks {
+  /** JDBC properties recorded per connection (the ones the advisor's rules read, and neighbours). */
+  public static final String[] PROPERTY_NAMES = {
+    "useServerPrepStmts",
+    "cachePrepStmts",
+    "prepStmtCacheSize",
+    "prepStmtCacheSqlLimit",
+    "useConfigs",
+    "useLocalSessionState",
+    "useLocalTransactionState",
+    "rewriteBatchedStatements",
+    "elideSetAutoCommits",
+    "alwaysSendSetIsolation",
+    "cacheServerConfiguration",
+    "cacheResultSetMetadata",
+    "cacheCallableStmts",
+    "useCursorFetch",
+    "defaultFetchSize",
+    "useCompression",
+    "enableQueryTimeouts",
+    "maintainTimeStats",
+    "connectionAttributes",
+    "allowMultiQueries",
+    "zeroDateTimeBehavior",
+    "characterEncoding",
+    "connectionTimeZone",
+    "sslMode",
+  };
+
+  private static volatile boolean active;
+  private static volatile Window window = new Window(RecorderSettings.defaults());
+  private static volatile RecorderSettings settings = RecorderSettings.defaults();
+  private static final ConnectionTable CONNECTIONS = new ConnectionTable();
+  private static final ConcurrentHashMap<String, Source> SOURCES = new ConcurrentHashMap<>();
+  private static final int MAX_SOURCES = 256;
+
+  /** Monotonic per-type counters for meters (never reset, unlike the window). */
+  static final LongAdder[] METER_COUNTS = new LongAdder[CommandType.values().length];
+  static final LongAdder[] METER_NANOS = new LongAdder[CommandType.values().length];
+  static final LongAdder[] METER_PROBES = new LongAdder[io.wireadvisor.sql.ProbeKind.values().length];
+
+  static {
+    for (int i = 0; i < METER_COUNTS.length; i++) {
+      METER_COUNTS[i] = new LongAdder();
+      METER_NANOS[i] = new LongAdder();
+    }
+    for (int i = 0; i < METER_PROBES.length; i++) {
+      METER_PROBES[i] = new LongAdder();
+    }
+  }
+
+  private Hooks() {}
+
+  static void configure(RecorderSettings s) {
+    settings = s;
+    window = new Window(s);
+  }
+
+  /** The agent was attached to a running JVM: describe connections that predate it. */
+  static void lateAttach() {
+    CONNECTIONS.lateAttach();
+  }
+
+  static void activate() {
+    active = true;
+  }
+
+  /** True once the driver's hooks were found and installed. */
+  public static boolean isActive() {
+    return active;
+  }
+
+  static Window window() {
+    return window;
+  }
+
+  /** Starts a fresh window; connections and statement ids stay known. */
+  static synchronized void reset() {
+    Window fresh = new Window(settings);
+    for (Source s : SOURCES.values()) {
+      fresh.recorder.source(withStart(s, fresh.startMillis));
+    }
+    window = fresh;
+  }
+
+  /** Live connections the agent tracks (for tests and the report). */
+  static int trackedConnections() {
+    return CONNECTIONS.size();
+  }
+
+  // ---- the command path -------------------------------------------------------------------
+
+  /**
+   * One command went through {@code NativeProtocol.sendCommand}.
+   *
+   * @param protocol the connection's {@code NativeProtocol}
+   * @param buf the command payload; {@code buf[0]} is the command byte
+   * @param len the payload length
+   * @param startNanos {@link System#nanoTime()} when the command was handed to the driver
+   * @param response the first response packet's payload, null when none was read
+   * @param failed true when the command ended in an exception (an ERR reply or an I/O failure)
+   * @param queryAttributes whether CLIENT_QUERY_ATTRIBUTES was negotiated
+   */
+  public static void command(
+      Object protocol,
+      byte[] buf,
+      int len,
+      long startNanos,
+      byte[] response,
+      boolean failed,
+      boolean queryAttributes) {
+    if (!active || buf == null || len < 1 || len > buf.length) {
+      return;
+    }
+    long latency = System.nanoTime() - startNanos;
+    int code = buf[0] & 0xff;
+    CommandType type = CommandType.fromCode(code);
+    Window w = window;
+    w.recorder.command(type, latency);
+    METER_COUNTS[type.ordinal()].increment();
+    METER_NANOS[type.ordinal()].add(latency);
+
+    ConnState conn = CONNECTIONS.getOrCreate(protocol);
+    ConnectionHandle ch = null;
+    if (conn != null) {
+      ch = conn.handleIn(w);
+      ch.command();
+      if (!conn.described) {
+        conn.described = LateDescriber.describe(protocol);
+      }
+    }
+    switch (type) {
+      case QUERY:
+        {
+          int off = ComQuery.sqlOffset(buf, len, queryAttributes);
+          if (off < 0) {
+            return;
+          }
+          ShapeHandle shape = w.texts.lookup(buf, off, len).shape;
+          record(shape, Via.TEXT_EXECUTES, latency, failed);
+          if (ch != null) {
+            conn.used(shape, ch);
+          }
+          probe(w, shape);
+          return;
+        }
+      case STMT_PREPARE:
+        {
+          TextCache.Entry e = w.texts.lookup(buf, 1, len);
+          record(e.shape, Via.PREPARES, latency, failed);
+          if (ch != null) {
+            ch.prepared(e.shape);
+            if (!failed && response != null && response.length >= 5 && response[0] == 0) {
+              conn.statements.put(statementId(response), e);
+            }
+          }
+          return;
+        }
+      case STMT_EXECUTE:
+        statementCommand(w, conn, ch, buf, len, Via.EXECUTES, latency, failed, false);
+        return;
+      case STMT_CLOSE:
+        statementCommand(w, conn, ch, buf, len, Via.CLOSES, latency, failed, true);
+        return;
+      case STMT_RESET:
+        statementCommand(w, conn, ch, buf, len, Via.RESETS, latency, failed, false);
+        return;
+      case STMT_SEND_LONG_DATA:
+        statementCommand(w, conn, ch, buf, len, Via.SEND_LONG_DATA, latency, failed, false);
+        return;
+      case STMT_FETCH:
+        statementCommand(w, conn, ch, buf, len, Via.FETCHES, latency, failed, false);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private static void statementCommand(
+      Window w,
+      ConnState conn,
+      ConnectionHandle ch,
+      byte[] buf,
+      int len,
+      Via via,
+      long latency,
+      boolean failed,
+      boolean close) {
+    if (conn == null || len < 5) {
+      return;
+    }
+    int id = statementId(buf);
+    TextCache.Entry e = close ? conn.statements.remove(id) : conn.statements.get(id);
+    if (e == null) {
+      // Prepared before the agent was attached: counted by type, not by shape.
+      return;
+    }
+    if (e.window() != w) {
+      // A reset happened since the prepare: move the statement to the current window.
+      e = w.texts.lookup(e.bytes(), 0, e.bytes().length);
+      if (!close) {
+        conn.statements.put(id, e);
+      }
+    }
+    record(e.shape, via, latency, failed);
+    conn.used(e.shape, ch);
+    if (via == Via.EXECUTES) {
+      probe(w, e.shape);
+    }
+  }
+
+  private static void record(ShapeHandle shape, Via via, long latency, boolean failed) {
+    shape.record(via, latency);
+    if (failed) {
+      shape.record(Via.ERRORS);
+    }
+  }
+
+  private static void probe(Window w, ShapeHandle shape) {
+    Classification c = shape.classification();
+    if (c.isProbe()) {
+      w.recorder.probe(c.probe(), Causes.current());
+      METER_PROBES[c.probe().ordinal()].increment();
+    }
+  }
+
+  /** Little-endian int at bytes 1..4: the statement id of a COM_STMT_* command or PREPARE_OK. */
+  private static int statementId(byte[] b) {
+    return (b[1] & 0xff) | (b[2] & 0xff) << 8 | (b[3] & 0xff) << 16 | (b[4] & 0xff) << 24;
+  }
+
+  /** COM_QUIT went out ({@code NativeProtocol.quit()} returned normally). */
+  public static void quit(Object protocol, long startNanos) {
+    if (!active) {
+      return;
+    }
+    long latency = System.nanoTime() - startNanos;
+    Window w = window;
+    w.recorder.command(CommandType.QUIT, latency);
+    METER_COUNTS[CommandType.QUIT.ordinal()].increment();
+    METER_NANOS[CommandType.QUIT.ordinal()].add(latency);
+    ConnState conn = CONNECTIONS.get(protocol);
+    if (conn != null) {
+      conn.handleIn(w).command();
+      CONNECTIONS.remove(protocol);
+    }
+  }
+
+  // ---- batches ----------------------------------------------------------------------------
+
+  /** {@code executeBatch()} of a prepared statement with {@code n} parameter sets. */
+  public static void preparedBatch(String sql, int n) {
+    if (!active || sql == null || n <= 0) {
+      return;
+    }
+    ShapeHandle shape = window.recorder.shape(sql);
+    shape.record(Via.BATCHES);
+    shape.add(Via.BATCHED_STATEMENTS, n);
+  }
+
+  /** {@code executeBatch()} of a plain statement: its SQL texts. */
+  public static void statementBatch(List<Object> batched) {
+    if (!active || batched == null || batched.isEmpty()) {
+      return;
+    }
+    Window w = window;
+    ShapeHandle last = null;
+    for (Object o : batched) {
+      if (o instanceof String) {
+        ShapeHandle shape = w.recorder.shape((String) o);
+        shape.record(Via.BATCHED_STATEMENTS);
+        // One batch per shape that appears in it; consecutive same-shape texts count once.
+        if (last == null || !last.digest().equals(shape.digest())) {
+          shape.record(Via.BATCHES);
+        }
+        last = shape;
+      }
+    }
+  }
+
+  // ---- connection description -------------------------------------------------------------
+
+  /**
+   * A connection finished connecting: records its configuration as a {@link Source} (values read
+   * from driver state; nothing is sent to the server).
+   *
+   * @param propertyValues values of {@link #PROPERTY_NAMES}, null where unknown
+   */
+  public static void connected(
+      String driverVersion,
+      String serverVersion,
+      String isolation,
+      String url,
+      String[] propertyValues) {
+    if (!active) {
+      return;
+    }
+    Map<String, String> props = new TreeMap<>();
+    for (int i = 0; i < PROPERTY_NAMES.length && i < propertyValues.length; i++) {
+      if (propertyValues[i] != null && !Source.isSecret(PROPERTY_NAMES[i])) {
+        props.put(PROPERTY_NAMES[i], propertyValues[i]);
+      }
+    }
+    Window w = window;
+    Source s =
+        new Source(
+            Source.AGENT,
+            AgentMain.version(),
+            AgentMain.instance(),
+            "MySQL Connector/J",
+            driverVersion,
+            serverVersion,
+            isolation,
+            sanitizeUrl(url),
+            props,
+            w.startMillis,
+            w.startMillis);
+    String key = driverVersion + '|' + serverVersion + '|' + isolation + '|' + s.jdbcUrl() + '|' + props;
+    if (SOURCES.size() < MAX_SOURCES && SOURCES.putIfAbsent(key, s) == null) {
+      w.recorder.source(s);
+    }
+  }
+
+  /** {@code com.mysql.cj.Constants.CJ_VERSION} of the driver in {@code loader} (read reflectively:
+   * a compile-time constant would be the version we compiled against). */
+  public static String driverVersion(ClassLoader loader) {
+    try {
+      return String.valueOf(
+          Class.forName("com.mysql.cj.Constants", false, loader).getField("CJ_VERSION").get(null));
+    } catch (Throwable e) {
+      return null;
+    }
+  }
+
+  /** A JDBC URL without credentials: no user info, no query string (it may carry a password). */
+  static String sanitizeUrl(String url) {
+    if (url == null) {
+      return null;
+    }
+    String u = url;
+    int q = u.indexOf('?');
+    if (q >= 0) {
+      u = u.substring(0, q);
+    }
+    int scheme = u.indexOf("//");
+    if (scheme >= 0) {
+      int at = u.indexOf('@', scheme + 2);
+      int slash = u.indexOf('/', scheme + 2);
+      if (at >= 0 && (slash < 0 || at < slash)) {
+        u = u.substring(0, scheme + 2) + u.substring(at + 1);
+      }
+    }
+    return u;
+  }
+
+  private static Source withStart(Source s, long start) {
+    return new Source(
+        s.collector(), s.collectorVersion(), s.instance(), s.driverName(), s.driverVersion(),
+        s.serverVersion(), s.isolation(), s.jdbcUrl(), s.properties(), start, start);
+  }
+}

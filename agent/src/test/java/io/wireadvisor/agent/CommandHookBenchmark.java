@@ -1,0 +1,108 @@
+package io.wireadvisor.agent;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+
+/**
+ * What the agent adds to one command on the wire: the enter advice's {@code System.nanoTime()}
+ * and the exit advice's {@link Hooks#command} (type counter, latency histogram, connection lookup,
+ * shape lookup from the payload bytes, shape counters), for a warm connection. Compare with the
+ * {@code nanoTimeOnly} baseline. Not a test; run by hand from the repository root:
+ *
+ * <pre>
+ * mvn -q -pl agent -am test-compile dependency:build-classpath \
+ *     -Dmdep.outputFile=target/test.classpath -Dmdep.includeScope=test
+ * java -cp agent/target/test-classes:agent/target/classes:$(cat agent/target/test.classpath) \
+ *     io.wireadvisor.agent.CommandHookBenchmark -prof gc
+ * </pre>
+ *
+ * ({@code -prof gc} reports {@code gc.alloc.rate.norm}: bytes allocated per command.)
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(1)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class CommandHookBenchmark {
+  /** Stands in for a connection's NativeProtocol: the agent only uses its identity. */
+  private final Object connection = new Object();
+
+  private byte[] shortQuery;
+  private byte[] ormQuery;
+  private byte[] execute;
+  private byte[] close;
+
+  @Setup
+  public void setUp() {
+    Hooks.activate();
+    shortQuery = packet(3, "SELECT v FROM t WHERE id = 42");
+    // ~300 chars, the size of ORM SQL and of Connector/J's default prepStmtCacheSqlLimit.
+    StringBuilder orm = new StringBuilder("SELECT t.id, t.v");
+    for (int i = 0; orm.length() < 300; i++) {
+      orm.append(", t.column_").append(i).append(" AS alias_").append(i);
+    }
+    orm.append(" FROM t WHERE t.id = ?");
+    ormQuery = packet(3, orm.toString());
+    // PREPARE it once (statement id 7), as the driver would, then EXECUTE by id.
+    byte[] prepare = packet(22, orm.toString());
+    byte[] prepareOk = {0, 7, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0};
+    Hooks.command(connection, prepare, prepare.length, System.nanoTime(), prepareOk, false, false);
+    execute = new byte[] {23, 7, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 3, 0, 42, 0, 0, 0};
+    close = new byte[] {25, 99, 0, 0, 0};
+  }
+
+  private static byte[] packet(int command, String sql) {
+    byte[] s = sql.getBytes(StandardCharsets.UTF_8);
+    byte[] p = new byte[s.length + 1];
+    p[0] = (byte) command;
+    System.arraycopy(s, 0, p, 1, s.length);
+    return p;
+  }
+
+  @Benchmark
+  public long nanoTimeOnly() {
+    return System.nanoTime();
+  }
+
+  @Benchmark
+  public void comQueryShort() {
+    Hooks.command(connection, shortQuery, shortQuery.length, System.nanoTime(), null, false, false);
+  }
+
+  @Benchmark
+  public void comQueryOrmSized() {
+    Hooks.command(connection, ormQuery, ormQuery.length, System.nanoTime(), null, false, false);
+  }
+
+  @Benchmark
+  public void comStmtExecute() {
+    Hooks.command(connection, execute, execute.length, System.nanoTime(), null, false, false);
+  }
+
+  @Benchmark
+  public void comStmtCloseUnknownId() {
+    Hooks.command(connection, close, close.length, System.nanoTime(), null, false, false);
+  }
+
+  public static void main(String[] args) throws Exception {
+    new Runner(
+            new org.openjdk.jmh.runner.options.OptionsBuilder()
+                .parent(new CommandLineOptions(args))
+                .include(CommandHookBenchmark.class.getName())
+                .build())
+        .run();
+  }
+}

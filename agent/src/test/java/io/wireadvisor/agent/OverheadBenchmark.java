@@ -1,0 +1,99 @@
+package io.wireadvisor.agent;
+
+import io.wireadvisor.testkit.DatabaseServer;
+import io.wireadvisor.testkit.ServerLocator;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Throughput of the same JDBC workload ({@code ThroughputApp}) with and without the agent, in one
+ * run, against the testkit's server (WIRE_ADVISOR_JDBC_URL, else TiDB in Docker, else embedded
+ * MariaDB): rounds alternate without/with so drift hits both sides alike; the result is the ratio
+ * of the medians. Not a test (speed is never asserted); run by hand from the repository root
+ * after {@code mvn -pl agent -am package -DskipTests} and the classpath step of
+ * {@link CommandHookBenchmark}:
+ *
+ * <pre>
+ * java -cp agent/target/test-classes:agent/target/classes:$(cat agent/target/test.classpath) \
+ *     io.wireadvisor.agent.OverheadBenchmark [rounds=5] [seconds=5]
+ * </pre>
+ */
+public final class OverheadBenchmark {
+  private OverheadBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+    int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    Path agent = Paths.get("agent/target/wire-advisor-agent.jar").toAbsolutePath();
+    // The workload's JVM sees only the driver and the test app, as an application would; the
+    // agent's own classes come from the shaded jar alone.
+    StringBuilder cpb = new StringBuilder("agent/target/test-classes");
+    for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+      if (e.contains("mysql-connector-j")) {
+        cpb.append(java.io.File.pathSeparator).append(e);
+      }
+    }
+    String cp = cpb.toString();
+    DatabaseServer server = ServerLocator.shared();
+    String db = server.createDatabase("overhead");
+    try (Connection c = server.connect(db, null);
+        Statement s = c.createStatement()) {
+      s.execute("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(100))");
+      s.execute("INSERT INTO t VALUES (1,'a'),(2,'b'),(3,'c'),(4,'d'),(5,'e')");
+    }
+    String url = server.jdbcUrl(db, "useServerPrepStmts=true&cachePrepStmts=true&sslMode=DISABLED");
+    long[] without = new long[rounds];
+    long[] with = new long[rounds];
+    for (int r = 0; r < rounds; r++) {
+      without[r] = run(null, cp, url, server, seconds);
+      with[r] = run(agent, cp, url, server, seconds);
+      System.out.printf("round %d: without %d ops, with %d ops%n", r + 1, without[r], with[r]);
+    }
+    long a = median(without);
+    long b = median(with);
+    System.out.printf(
+        "median ops/s without agent: %.0f, with agent: %.0f, ratio: %.4f (%d rounds of %d s, %s, %s)%n",
+        a / (double) seconds, b / (double) seconds, b / (double) a, rounds, seconds,
+        server.version(), System.getProperty("java.version"));
+    server.close();
+  }
+
+  private static long run(Path agent, String cp, String url, DatabaseServer server, int seconds)
+      throws Exception {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+    if (agent != null) {
+      cmd.add("-javaagent:" + agent + "=quiet=true");
+    }
+    cmd.addAll(Arrays.asList("-cp", cp, "io.wireadvisor.agent.it.app.ThroughputApp", url,
+        server.user(), server.password() == null ? "" : server.password(), String.valueOf(seconds)));
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    long ops = -1;
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        if (line.startsWith("OPS ")) {
+          ops = Long.parseLong(line.substring(4).trim());
+        }
+      }
+    }
+    if (p.waitFor() != 0 || ops < 0) {
+      throw new IllegalStateException("workload failed: " + cmd);
+    }
+    return ops;
+  }
+
+  private static long median(long[] v) {
+    long[] s = v.clone();
+    Arrays.sort(s);
+    return s[s.length / 2];
+  }
+}
