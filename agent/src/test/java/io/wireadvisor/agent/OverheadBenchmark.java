@@ -59,6 +59,12 @@ public final class OverheadBenchmark {
     }
     long a = median(without);
     long b = median(with);
+    double[] paired = new double[rounds];
+    for (int r = 0; r < rounds; r++) {
+      paired[r] = with[r] / (double) without[r];
+    }
+    Arrays.sort(paired);
+    System.out.printf("median of per-round ratios (with/without, adjacent runs): %.4f%n", paired[rounds / 2]);
     System.out.printf(
         "median ops/s without agent: %.0f, with agent: %.0f, ratio: %.4f (%d rounds of %d s, %s, %s)%n",
         a / (double) seconds, b / (double) seconds, b / (double) a, rounds, seconds,
