@@ -166,7 +166,15 @@ public final class Hooks {
           if (off < 0) {
             return;
           }
-          ShapeHandle shape = w.texts.lookup(buf, off, len).shape;
+          String[] template = TEMPLATE.get();
+          ShapeHandle shape;
+          if (template[0] != null && sameStaticPrefix(template[0], buf, off, len)) {
+            // One COM_QUERY per execution: the template is used once.
+            shape = w.recorder.shape(template[0]);
+            template[0] = null;
+          } else {
+            shape = w.texts.lookup(buf, off, len).shape;
+          }
           record(shape, Via.TEXT_EXECUTES, latency, failed);
           if (ch != null) {
             conn.used(shape, ch);
@@ -274,6 +282,51 @@ public final class Hooks {
       conn.handleIn(w).command();
       CONNECTIONS.remove(protocol);
     }
+  }
+
+  // ---- client-side prepared statements --------------------------------------------------
+
+  /** The template of the client-side prepared statement executing on this thread, if any. */
+  private static final ThreadLocal<String[]> TEMPLATE =
+      new ThreadLocal<String[]>() {
+        @Override
+        protected String[] initialValue() {
+          return new String[1];
+        }
+      };
+
+  /** A client-side prepared statement starts executing {@code sql}; returns the previous one. */
+  public static String enterTemplate(String sql) {
+    String[] t = TEMPLATE.get();
+    String previous = t[0];
+    t[0] = sql;
+    return previous;
+  }
+
+  public static void exitTemplate(String previous) {
+    TEMPLATE.get()[0] = previous;
+  }
+
+  /**
+   * Whether the COM_QUERY text in {@code buf[off, len)} starts like the template up to its first
+   * placeholder (at most 64 chars, ASCII only), so a command the driver sends on the side (e.g.
+   * {@code SET SQL_SELECT_LIMIT}) is never taken for the statement. Without placeholders the
+   * lengths must match too.
+   */
+  static boolean sameStaticPrefix(String template, byte[] buf, int off, int len) {
+    int n = template.length();
+    int max = Math.min(n, 64);
+    int i = 0;
+    for (; i < max; i++) {
+      char c = template.charAt(i);
+      if (c == '?') {
+        return i > 0;
+      }
+      if (c >= 0x80 || off + i >= len || buf[off + i] != (byte) c) {
+        return false;
+      }
+    }
+    return i < n || len - off == n;
   }
 
   // ---- batches ----------------------------------------------------------------------------

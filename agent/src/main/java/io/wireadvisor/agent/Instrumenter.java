@@ -10,6 +10,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.wireadvisor.agent.advice.CauseId;
+import io.wireadvisor.agent.advice.ClientPreparedExecuteAdvice;
 import io.wireadvisor.agent.advice.ConnectedAdvice;
 import io.wireadvisor.agent.advice.DriverCauseAdvice;
 import io.wireadvisor.agent.advice.PoolCauseAdvice;
@@ -82,8 +83,11 @@ final class Instrumenter {
         .transform(
             (b, t, l, m, pd) ->
                 b.visit(
-                    Advice.to(PreparedBatchAdvice.class)
-                        .on(named("executeBatchInternal").and(takesArguments(0)))))
+                        Advice.to(PreparedBatchAdvice.class)
+                            .on(named("executeBatchInternal").and(takesArguments(0))))
+                    .visit(
+                        Advice.to(ClientPreparedExecuteAdvice.class)
+                            .on(named("executeInternal").and(takesArguments(6)))))
         .type(named("com.zaxxer.hikari.pool.PoolBase"))
         .transform(
             (b, t, l, m, pd) ->

@@ -43,6 +43,9 @@ public class CommandHookBenchmark {
   private byte[] shortQuery;
   private byte[] ormQuery;
   private byte[] execute;
+  private final String template = "SELECT v FROM t WHERE id = ?";
+  private final byte[][] literals = new byte[1024][];
+  private int next;
   private byte[] close;
 
   @Setup
@@ -62,6 +65,9 @@ public class CommandHookBenchmark {
     Hooks.command(connection, prepare, prepare.length, System.nanoTime(), prepareOk, false, false);
     execute = new byte[] {23, 7, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 3, 0, 42, 0, 0, 0};
     close = new byte[] {25, 99, 0, 0, 0};
+    for (int i = 0; i < literals.length; i++) {
+      literals[i] = packet(3, "SELECT v FROM t WHERE id = " + (1_000_000 + i * 7919));
+    }
   }
 
   private static byte[] packet(int command, String sql) {
@@ -85,6 +91,15 @@ public class CommandHookBenchmark {
   @Benchmark
   public void comQueryOrmSized() {
     Hooks.command(connection, ormQuery, ormQuery.length, System.nanoTime(), null, false, false);
+  }
+
+  /** useServerPrepStmts=false: every execution is a new text; the template names its shape. */
+  @Benchmark
+  public void comQueryClientPreparedNewLiterals() {
+    byte[] p = literals[next++ & (literals.length - 1)];
+    String previous = Hooks.enterTemplate(template);
+    Hooks.command(connection, p, p.length, System.nanoTime(), null, false, false);
+    Hooks.exitTemplate(previous);
   }
 
   @Benchmark

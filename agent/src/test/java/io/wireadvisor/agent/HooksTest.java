@@ -15,6 +15,22 @@ class HooksTest {
   }
 
   @Test
+  void templatesMatchOnlyTheirOwnQueries() {
+    byte[] sql = "\u0003SELECT v FROM t WHERE id = 42".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(Hooks.sameStaticPrefix("SELECT v FROM t WHERE id = ?", sql, 1, sql.length)).isTrue();
+    assertThat(Hooks.sameStaticPrefix("SELECT w FROM t WHERE id = ?", sql, 1, sql.length)).isFalse();
+    assertThat(Hooks.sameStaticPrefix("?", sql, 1, sql.length)).as("no static prefix to check").isFalse();
+    byte[] limit = "\u0003SET SQL_SELECT_LIMIT=1".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(Hooks.sameStaticPrefix("SELECT v FROM t WHERE id = ?", limit, 1, limit.length)).isFalse();
+    byte[] exact = "\u0003COMMIT".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(Hooks.sameStaticPrefix("COMMIT", exact, 1, exact.length)).isTrue();
+    assertThat(Hooks.sameStaticPrefix("COMMIT AND CHAIN", exact, 1, exact.length)).isFalse();
+    assertThat(Hooks.sameStaticPrefix("COMM", exact, 1, exact.length)).isFalse();
+    byte[] umlaut = "\u0003SELECT 'ü' FROM t".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(Hooks.sameStaticPrefix("SELECT 'ü' FROM t", umlaut, 1, umlaut.length)).as("non-ASCII: decode instead").isFalse();
+  }
+
+  @Test
   void commandsAreIgnoredUntilTheDriverHooksMatched() {
     // Not activated in a unit test: nothing may be recorded, nothing may throw.
     Hooks.command(new Object(), new byte[] {3, 'S'}, 2, System.nanoTime(), null, false, false);

@@ -23,8 +23,11 @@ import java.util.List;
  *
  * <pre>
  * java -cp agent/target/test-classes:agent/target/classes:$(cat agent/target/test.classpath) \
- *     io.wireadvisor.agent.OverheadBenchmark [rounds=5] [seconds=5]
+ *     io.wireadvisor.agent.OverheadBenchmark [rounds=5] [seconds=5] [concurrent]
  * </pre>
+ *
+ * With {@code concurrent}, each round runs both JVMs at the same time (same load, same moment),
+ * which a shared machine needs; the sequential default suits a quiet one.
  */
 public final class OverheadBenchmark {
   private OverheadBenchmark() {}
@@ -32,6 +35,7 @@ public final class OverheadBenchmark {
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    boolean concurrent = args.length > 2 && args[2].equals("concurrent");
     Path agent = Paths.get("agent/target/wire-advisor-agent.jar").toAbsolutePath();
     // The workload's JVM sees only the driver and the test app, as an application would; the
     // agent's own classes come from the shaded jar alone.
@@ -53,12 +57,26 @@ public final class OverheadBenchmark {
     long[] without = new long[rounds];
     long[] with = new long[rounds];
     for (int r = 0; r < rounds; r++) {
-      without[r] = run(null, cp, url, server, seconds);
-      with[r] = run(agent, cp, url, server, seconds);
+      if (concurrent) {
+        // Both JVMs at once: on a shared, loaded machine they see the same load at the same time.
+        Process a = start(null, cp, url, server, seconds);
+        Process b = start(agent, cp, url, server, seconds);
+        without[r] = finish(a);
+        with[r] = finish(b);
+      } else {
+        without[r] = finish(start(null, cp, url, server, seconds));
+        with[r] = finish(start(agent, cp, url, server, seconds));
+      }
       System.out.printf("round %d: without %d ops, with %d ops%n", r + 1, without[r], with[r]);
     }
     long a = median(without);
     long b = median(with);
+    double[] paired = new double[rounds];
+    for (int r = 0; r < rounds; r++) {
+      paired[r] = with[r] / (double) without[r];
+    }
+    Arrays.sort(paired);
+    System.out.printf("median of per-round ratios (with/without, adjacent runs): %.4f%n", paired[rounds / 2]);
     System.out.printf(
         "median ops/s without agent: %.0f, with agent: %.0f, ratio: %.4f (%d rounds of %d s, %s, %s)%n",
         a / (double) seconds, b / (double) seconds, b / (double) a, rounds, seconds,
@@ -66,7 +84,7 @@ public final class OverheadBenchmark {
     server.close();
   }
 
-  private static long run(Path agent, String cp, String url, DatabaseServer server, int seconds)
+  private static Process start(Path agent, String cp, String url, DatabaseServer server, int seconds)
       throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
@@ -75,7 +93,10 @@ public final class OverheadBenchmark {
     }
     cmd.addAll(Arrays.asList("-cp", cp, "io.wireadvisor.agent.it.app.ThroughputApp", url,
         server.user(), server.password() == null ? "" : server.password(), String.valueOf(seconds)));
-    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+  }
+
+  private static long finish(Process p) throws Exception {
     long ops = -1;
     try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
@@ -86,7 +107,7 @@ public final class OverheadBenchmark {
       }
     }
     if (p.waitFor() != 0 || ops < 0) {
-      throw new IllegalStateException("workload failed: " + cmd);
+      throw new IllegalStateException("workload failed: " + p.info().commandLine().orElse("?"));
     }
     return ops;
   }

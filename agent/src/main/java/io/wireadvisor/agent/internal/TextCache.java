@@ -13,6 +13,9 @@ import java.nio.charset.StandardCharsets;
  * old or the new entry, both complete (final fields), so no lock is needed.
  */
 public final class TextCache {
+  /** Longer texts are decoded every time rather than kept. */
+  static final int MAX_CACHED_BYTES = 16 * 1024;
+
   private final Entry[] slots;
   private final int mask;
   private final ProfileRecorder recorder;
@@ -42,7 +45,11 @@ public final class TextCache {
     byte[] copy = new byte[to - from];
     System.arraycopy(buf, from, copy, 0, copy.length);
     Entry fresh = new Entry(copy, h, sql, recorder.shape(sql), window);
-    slots[i] = fresh;
+    if (copy.length <= MAX_CACHED_BYTES) {
+      // Huge texts (multi-row INSERTs, generated IN lists) are rarely repeated byte for byte;
+      // keeping them would let 4096 slots pin gigabytes.
+      slots[i] = fresh;
+    }
     return fresh;
   }
 

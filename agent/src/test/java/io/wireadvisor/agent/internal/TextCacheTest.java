@@ -38,6 +38,20 @@ class TextCacheTest {
   }
 
   @Test
+  void hugeTextsAreResolvedButNotKept() {
+    StringBuilder sb = new StringBuilder("INSERT INTO t (id) VALUES (0)");
+    while (sb.length() <= TextCache.MAX_CACHED_BYTES) {
+      sb.append(", (1)");
+    }
+    byte[] sql = sb.toString().getBytes(StandardCharsets.UTF_8);
+    TextCache.Entry first = w.texts.lookup(sql, 0, sql.length);
+    TextCache.Entry second = w.texts.lookup(sql, 0, sql.length);
+    assertThat(second).isNotSameAs(first);
+    assertThat(second.shape.digest()).isEqualTo(first.shape.digest());
+    assertThat(first.shape.classification().digestText()).startsWith("insert into t");
+  }
+
+  @Test
   void utf8TextIsDecoded() {
     byte[] sql = "SELECT 'grüße' FROM dual".getBytes(StandardCharsets.UTF_8);
     assertThat(w.texts.lookup(sql, 0, sql.length).sql).isEqualTo("SELECT 'grüße' FROM dual");

@@ -131,7 +131,7 @@ class AgentCountsIT {
     cp.add(AgentFork.itJar("slf4j-api-" + slf4j + ".jar"));
     cp.add(AgentFork.itJar("slf4j-nop-" + slf4j + ".jar"));
     cp.add(AgentFork.testClasses());
-    String options = "profile=" + dir.resolve("final.json") + ",interval=0,quiet=true";
+    String options = "profile=" + dir.resolve("final.json") + ",interval=0,quiet=true,sampleSql=true";
     int prometheusPort = -1;
     if (variant == Variant.OWN_LIBRARIES) {
       try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
@@ -319,6 +319,8 @@ class AgentCountsIT {
       if (!serverPs) {
         assertThat(shortSelect.count(Via.TEXT_EXECUTES)).isEqualTo(2L * n); // literal and ? texts
         assertThat(longSelect.count(Via.TEXT_EXECUTES)).isEqualTo(n);
+        // Client-side prepared: attributed through the template, not by decoding each literal text.
+        assertThat(longSelect.sample()).contains("t.id = ?");
         assertThat(p.count(CommandType.STMT_PREPARE)).isZero();
       } else {
         assertThat(shortSelect.count(Via.EXECUTES)).isEqualTo(n);

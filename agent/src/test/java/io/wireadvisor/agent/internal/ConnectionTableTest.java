@@ -1,0 +1,60 @@
+package io.wireadvisor.agent.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.wireadvisor.profile.RecorderSettings;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ConnectionTableTest {
+  @Test
+  void eachConnectionHasOneStateUntilRemoved() {
+    ConnectionTable table = new ConnectionTable();
+    List<Object> conns = new ArrayList<>();
+    List<ConnState> states = new ArrayList<>();
+    for (int i = 0; i < 1000; i++) {
+      Object c = new Object();
+      conns.add(c);
+      states.add(table.getOrCreate(c));
+    }
+    for (int i = 0; i < conns.size(); i++) {
+      assertThat(table.get(conns.get(i))).isSameAs(states.get(i));
+      assertThat(table.getOrCreate(conns.get(i))).isSameAs(states.get(i));
+    }
+    assertThat(table.size()).isEqualTo(1000);
+    for (int i = 0; i < conns.size(); i += 2) {
+      assertThat(table.remove(conns.get(i))).isSameAs(states.get(i));
+    }
+    assertThat(table.size()).isEqualTo(500);
+    for (int i = 0; i < conns.size(); i++) {
+      assertThat(table.get(conns.get(i))).isSameAs(i % 2 == 0 ? null : states.get(i));
+    }
+    assertThat(table.remove(new Object())).isNull();
+  }
+
+  @Test
+  void removingEndsTheConnectionInTheRecorder() {
+    Window w = new Window(RecorderSettings.defaults());
+    ConnectionTable table = new ConnectionTable();
+    Object c = new Object();
+    table.getOrCreate(c).handleIn(w).command();
+    assertThat(w.recorder.snapshot().connections().connections()).isEqualTo(1);
+    table.remove(c);
+    // Closed connections stay counted in the window, now with their final values.
+    assertThat(w.recorder.snapshot().connections().connections()).isEqualTo(1);
+    assertThat(table.get(c)).isNull();
+  }
+
+  @Test
+  void aResetWindowStartsTheConnectionAfresh() {
+    Window first = new Window(RecorderSettings.defaults());
+    Window second = new Window(RecorderSettings.defaults());
+    ConnState s = new ConnectionTable().getOrCreate(new Object());
+    var h1 = s.handleIn(first);
+    assertThat(s.handleIn(first)).isSameAs(h1);
+    var h2 = s.handleIn(second);
+    assertThat(h2).isNotSameAs(h1);
+    assertThat(second.recorder.snapshot().connections().connections()).isEqualTo(1);
+  }
+}
