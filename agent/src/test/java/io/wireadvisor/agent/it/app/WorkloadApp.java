@@ -81,6 +81,22 @@ public final class WorkloadApp {
           mixed(c, true);
           break;
         }
+      case "isolation":
+        {
+          // Statements under the server's default isolation, then under READ COMMITTED; a switch
+          // to SERIALIZABLE with nothing run under it; a second connection that only switches to
+          // READ UNCOMMITTED and runs nothing (described at snapshot time as it stands).
+          Connection c = connect(url, user, password);
+          open.add(c);
+          queries(c);
+          c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+          queries(c);
+          c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+          Connection idle = connect(url, user, password);
+          open.add(idle);
+          idle.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+          break;
+        }
       case "batch":
         {
           Connection c = connect(url, user, password);
@@ -195,6 +211,20 @@ public final class WorkloadApp {
     }
     c.commit();
     c.setAutoCommit(true);
+  }
+
+  /** A text query and a prepared one. */
+  static void queries(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT v FROM t WHERE id = 1")) {
+      rs.next();
+    }
+    try (PreparedStatement ps = c.prepareStatement("SELECT v FROM t WHERE id = ?")) {
+      ps.setInt(1, 2);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+      }
+    }
   }
 
   static void batches(Connection c) throws SQLException {
