@@ -290,6 +290,11 @@ public final class Hooks {
     ConnState conn = CONNECTIONS.get(protocol);
     if (conn != null) {
       conn.handleIn(w).command();
+      ConnDescription d = conn.description;
+      if (d != null && !conn.ranStatements) {
+        // Closed without a statement: described as it stands, or no snapshot would see it.
+        register(d);
+      }
       CONNECTIONS.remove(protocol);
     }
   }
