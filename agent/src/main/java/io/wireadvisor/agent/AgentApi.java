@@ -24,7 +24,7 @@ public final class AgentApi {
 
   /** The traffic profile of the current window as JSON (schema: docs/profile.md). */
   public static String profileJson() {
-    return ProfileJson.toJson(Hooks.window().recorder.snapshot());
+    return ProfileJson.toJson(Hooks.snapshot());
   }
 
   /**

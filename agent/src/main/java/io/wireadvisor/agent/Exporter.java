@@ -45,7 +45,7 @@ final class Exporter {
 
   private void writeProfileQuietly() {
     try {
-      writeProfile(Hooks.window().recorder.snapshot());
+      writeProfile(Hooks.snapshot());
     } catch (Throwable e) {
       AgentMain.warn("could not write the profile to " + options.profilePath() + ": " + e);
     }
@@ -72,7 +72,7 @@ final class Exporter {
 
   void atShutdown() {
     try {
-      TrafficProfile profile = Hooks.window().recorder.snapshot();
+      TrafficProfile profile = Hooks.snapshot();
       try {
         writeProfile(profile);
       } catch (Throwable e) {

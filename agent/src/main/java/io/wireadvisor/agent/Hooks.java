@@ -1,6 +1,7 @@
 package io.wireadvisor.agent;
 
 import io.wireadvisor.agent.internal.ComQuery;
+import io.wireadvisor.agent.internal.ConnDescription;
 import io.wireadvisor.agent.internal.ConnState;
 import io.wireadvisor.agent.internal.ConnectionTable;
 import io.wireadvisor.agent.internal.Causes;
@@ -156,7 +157,7 @@ public final class Hooks {
       ch = conn.handleIn(w);
       ch.command();
       if (!conn.described) {
-        conn.described = LateDescriber.describe(protocol);
+        conn.described = LateDescriber.describe(protocol, conn);
       }
     }
     switch (type) {
@@ -178,6 +179,9 @@ public final class Hooks {
           record(shape, Via.TEXT_EXECUTES, latency, failed);
           if (ch != null) {
             conn.used(shape, ch);
+            if (!conn.registered) {
+              business(conn, shape);
+            }
           }
           probe(w, shape);
           return;
@@ -188,6 +192,9 @@ public final class Hooks {
           record(e.shape, Via.PREPARES, latency, failed);
           if (ch != null) {
             ch.prepared(e.shape);
+            if (!conn.registered) {
+              business(conn, e.shape);
+            }
             if (!failed && response != null && response.length >= 5 && response[0] == 0) {
               conn.statements.put(statementId(response), e);
             }
@@ -243,6 +250,9 @@ public final class Hooks {
     record(e.shape, via, latency, failed);
     conn.used(e.shape, ch);
     if (via == Via.EXECUTES) {
+      if (!conn.registered) {
+        business(conn, e.shape);
+      }
       probe(w, e.shape);
     }
   }
@@ -280,6 +290,11 @@ public final class Hooks {
     ConnState conn = CONNECTIONS.get(protocol);
     if (conn != null) {
       conn.handleIn(w).command();
+      ConnDescription d = conn.description;
+      if (d != null && !conn.ranStatements) {
+        // Closed without a statement: described as it stands, or no snapshot would see it.
+        register(d);
+      }
       CONNECTIONS.remove(protocol);
     }
   }
@@ -364,12 +379,18 @@ public final class Hooks {
   // ---- connection description -------------------------------------------------------------
 
   /**
-   * A connection finished connecting: records its configuration as a {@link Source} (values read
-   * from driver state; nothing is sent to the server).
+   * A connection finished connecting: keeps its configuration (values read from driver state;
+   * nothing is sent to the server) pending in its state. It becomes a {@link Source} when the
+   * connection sends its first business statement, so that the source carries the isolation the
+   * statements ran under, which a pool typically sets right after connecting (see
+   * {@link #isolationSet}); a connection that never runs one is registered at snapshot time.
    *
+   * @param protocol the connection's {@code NativeProtocol}
+   * @param isolation the session isolation the driver loaded at connect ({@code REPEATABLE-READ}, ...)
    * @param propertyValues values of {@link #PROPERTY_NAMES}, null where unknown
    */
   public static void connected(
+      Object protocol,
       String driverVersion,
       String serverVersion,
       String isolation,
@@ -378,29 +399,116 @@ public final class Hooks {
     if (!active) {
       return;
     }
+    ConnState conn = protocol == null ? null : CONNECTIONS.getOrCreate(protocol);
+    connected(conn, driverVersion, serverVersion, isolation, url, propertyValues);
+  }
+
+  static void connected(
+      ConnState conn,
+      String driverVersion,
+      String serverVersion,
+      String isolation,
+      String url,
+      String[] propertyValues) {
     Map<String, String> props = new TreeMap<>();
     for (int i = 0; i < PROPERTY_NAMES.length && i < propertyValues.length; i++) {
       if (propertyValues[i] != null && !Source.isSecret(PROPERTY_NAMES[i])) {
         props.put(PROPERTY_NAMES[i], propertyValues[i]);
       }
     }
-    Window w = window;
-    Source s =
-        new Source(
-            Source.AGENT,
-            AgentMain.version(),
-            AgentMain.instance(),
-            "MySQL Connector/J",
-            driverVersion,
-            serverVersion,
-            isolation,
-            sanitizeUrl(url),
-            props,
-            w.startMillis,
-            w.startMillis);
-    String key = driverVersion + '|' + serverVersion + '|' + isolation + '|' + s.jdbcUrl() + '|' + props;
-    if (SOURCES.size() < MAX_SOURCES && SOURCES.putIfAbsent(key, s) == null) {
-      w.recorder.source(s);
+    ConnDescription d =
+        new ConnDescription(driverVersion, serverVersion, isolation, sanitizeUrl(url), props);
+    if (conn == null) {
+      // Not tracked per connection (table full): describe it as it is now rather than not at all.
+      register(d);
+      return;
+    }
+    conn.description = d;
+    conn.registered = false;
+  }
+
+  /**
+   * {@code ConnectionImpl.setTransactionIsolation(level)} returned normally: the connection's
+   * later statements run under {@code level}. If its statements already ran under another
+   * isolation, the next business statement registers a second source (the traffic was mixed).
+   */
+  public static void isolationSet(Object protocol, int level) {
+    if (!active || protocol == null) {
+      return;
+    }
+    String name = ConnDescription.isolationName(level);
+    ConnState conn = CONNECTIONS.get(protocol);
+    if (name == null || conn == null) {
+      return;
+    }
+    ConnDescription d = conn.description;
+    if (d == null || name.equals(d.isolation)) {
+      return;
+    }
+    conn.description = d.withIsolation(name);
+    conn.registered = false;
+  }
+
+  /**
+   * A statement ran on a connection whose current description is not registered yet: registers it
+   * unless the statement is a session probe or was sent by the driver or the pool on their own
+   * (setup, validation, reset), which run before the pool hands the connection out.
+   */
+  private static void business(ConnState conn, ShapeHandle shape) {
+    ConnDescription d = conn.description;
+    if (d == null || shape.classification().isProbe() || !Causes.inApplication()) {
+      return;
+    }
+    conn.registered = true;
+    conn.ranStatements = true;
+    register(d);
+  }
+
+  /**
+   * Registers the descriptions of live connections that have not run a business statement yet
+   * (idle in a pool, say), so every open connection is described in a snapshot. Leaves the
+   * connections' flags alone: their first statement still registers what it runs under.
+   */
+  static void describePending() {
+    CONNECTIONS.forEach(
+        c -> {
+          ConnDescription d = c.description;
+          if (d != null && !c.ranStatements) {
+            register(d);
+          }
+        });
+  }
+
+  /** The current window's profile, every open connection described. */
+  static io.wireadvisor.profile.TrafficProfile snapshot() {
+    describePending();
+    return window.recorder.snapshot();
+  }
+
+  private static void register(ConnDescription d) {
+    String key = d.key();
+    if (SOURCES.containsKey(key) || SOURCES.size() >= MAX_SOURCES) {
+      return;
+    }
+    // Under reset()'s lock: the source lands in the window that is current when it is known.
+    synchronized (Hooks.class) {
+      Window w = window;
+      Source s =
+          new Source(
+              Source.AGENT,
+              AgentMain.version(),
+              AgentMain.instance(),
+              "MySQL Connector/J",
+              d.driverVersion,
+              d.serverVersion,
+              d.isolation,
+              d.url,
+              d.properties,
+              w.startMillis,
+              w.startMillis);
+      if (SOURCES.putIfAbsent(key, s) == null) {
+        w.recorder.source(s);
+      }
     }
   }
 

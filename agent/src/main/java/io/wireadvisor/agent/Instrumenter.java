@@ -13,6 +13,7 @@ import io.wireadvisor.agent.advice.CauseId;
 import io.wireadvisor.agent.advice.ClientPreparedExecuteAdvice;
 import io.wireadvisor.agent.advice.ConnectedAdvice;
 import io.wireadvisor.agent.advice.DriverCauseAdvice;
+import io.wireadvisor.agent.advice.IsolationSetAdvice;
 import io.wireadvisor.agent.advice.PoolCauseAdvice;
 import io.wireadvisor.agent.advice.PreparedBatchAdvice;
 import io.wireadvisor.agent.advice.QuitAdvice;
@@ -143,6 +144,9 @@ final class Instrumenter {
         .visit(driverCause(Causes.IS_READ_ONLY).on(named("isReadOnly")))
         .visit(driverCause(Causes.SET_AUTO_COMMIT).on(named("setAutoCommit")))
         .visit(driverCause(Causes.SET_TRANSACTION_ISOLATION).on(named("setTransactionIsolation")))
+        .visit(
+            Advice.to(IsolationSetAdvice.class)
+                .on(named("setTransactionIsolation").and(takesArguments(int.class))))
         .visit(driverCause(Causes.SET_READ_ONLY).on(namedOneOf("setReadOnly", "setReadOnlyInternal")))
         .visit(driverCause(Causes.CONNECT).on(named("createNewIO")));
   }

@@ -1,5 +1,6 @@
 package io.wireadvisor.agent;
 
+import io.wireadvisor.agent.internal.ConnState;
 import java.lang.reflect.Method;
 
 /**
@@ -14,7 +15,7 @@ final class LateDescriber {
   private LateDescriber() {}
 
   /** Records the connection's configuration; true when done (or impossible: never retried). */
-  static boolean describe(Object protocol) {
+  static boolean describe(Object protocol, ConnState conn) {
     try {
       ClassLoader loader = protocol.getClass().getClassLoader();
       Class<?> serverSessionType = Class.forName("com.mysql.cj.protocol.ServerSession", false, loader);
@@ -45,7 +46,7 @@ final class LateDescriber {
           values[i] = null;
         }
       }
-      Hooks.connected(Hooks.driverVersion(loader), version, isolation, null, values);
+      Hooks.connected(conn, Hooks.driverVersion(loader), version, isolation, null, values);
       return true;
     } catch (Throwable e) {
       // Cannot describe it: record the traffic without a description rather than retry forever.

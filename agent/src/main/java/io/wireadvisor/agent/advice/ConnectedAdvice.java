@@ -39,6 +39,7 @@ public final class ConnectedAdvice {
       version = String.valueOf(ss.getServerVersion());
     }
     Hooks.connected(
+        c.getSession().getProtocol(),
         Hooks.driverVersion(self.getClass().getClassLoader()), version, isolation, c.getURL(), values);
   }
 }

@@ -89,6 +89,12 @@ public final class Causes {
     return d == CONNECT || d == LOAD_SERVER_VARIABLES;
   }
 
+  /** True outside any known driver or pool call: the command is the application's own. */
+  public static boolean inApplication() {
+    int[] c = CURRENT.get();
+    return c[0] == NONE && c[1] == NONE;
+  }
+
   /** The current cause's name: {@code application} outside any known driver or pool call. */
   public static String current() {
     int[] c = CURRENT.get();

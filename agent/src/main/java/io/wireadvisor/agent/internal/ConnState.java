@@ -20,6 +20,19 @@ public final class ConnState extends WeakReference<Object> {
    * before the agent was attached and is described from its protocol object.
    */
   public boolean described;
+  /**
+   * The connection's configuration as it stands now (isolation updated by
+   * {@code setTransactionIsolation}); null until the connection is described. Written by the
+   * connection's thread, read by the snapshot thread too.
+   */
+  public volatile ConnDescription description;
+  /**
+   * Whether {@link #description} as it stands is registered as a source. Cleared when the isolation
+   * changes; set again by the connection's next business statement (the hot path's only check).
+   */
+  public volatile boolean registered;
+  /** Whether a business statement registered a description of this connection (in any window). */
+  public volatile boolean ranStatements;
 
   ConnState(Object protocol, boolean lateAttach) {
     super(protocol);

@@ -62,6 +62,15 @@ public final class ConnectionTable {
     return fresh;
   }
 
+  /** Calls {@code action} for every tracked connection that is still alive (no lock taken). */
+  public void forEach(java.util.function.Consumer<ConnState> action) {
+    for (ConnState s : table) {
+      if (s != null && s.get() != null) {
+        action.accept(s);
+      }
+    }
+  }
+
   /** Forgets {@code conn} (it sent COM_QUIT) and returns its state, or null. */
   public synchronized ConnState remove(Object conn) {
     ConnState s = get(conn);

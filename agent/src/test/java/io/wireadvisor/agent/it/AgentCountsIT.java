@@ -25,6 +25,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -83,6 +85,7 @@ class AgentCountsIT {
       list.add(Arguments.of(driver, "plain", "useServerPrepStmts=false", Variant.JAVAAGENT));
       list.add(Arguments.of(driver, "plain", "useServerPrepStmts=true&cachePrepStmts=false", Variant.JAVAAGENT));
       list.add(Arguments.of(driver, "plain", cached, Variant.JAVAAGENT));
+      list.add(Arguments.of(driver, "isolation", cached, Variant.JAVAAGENT));
     }
     list.add(Arguments.of(newest, "plain", "useConfigs=maxPerformance&useServerPrepStmts=true", Variant.JAVAAGENT));
     list.add(Arguments.of(newest, "hikari", cached, Variant.JAVAAGENT));
@@ -169,7 +172,9 @@ class AgentCountsIT {
       }
       CounterSnapshot before = counters.snapshot();
       app.send("GO");
-      int connections = Integer.parseInt(app.await("DONE").substring(5).trim());
+      String[] done = app.await("DONE").trim().split(" ");
+      int connections = Integer.parseInt(done[1]);
+      int late = Integer.parseInt(done[2]);
       CounterSnapshot during = counters.snapshot().minus(before);
       String scraped = prometheusPort < 0 ? null : scrape(prometheusPort);
       CounterSnapshot afterWindow = counters.snapshot();
@@ -199,7 +204,7 @@ class AgentCountsIT {
       long queries = fin.count(CommandType.QUERY) - window.count(CommandType.QUERY);
       assertThat(queries).isGreaterThanOrEqualTo(connections);
       if (!scenario.equals("hikari")) {
-        assertThat(quits).as("one COM_QUIT per closed connection").isEqualTo(connections);
+        assertThat(quits).as("one COM_QUIT per closed connection").isEqualTo(connections + late);
       } else {
         assertThat(quits).as("the pool's connection is closed at shutdown").isEqualTo(1);
       }
@@ -214,8 +219,33 @@ class AgentCountsIT {
         }
       }
 
-      // 3. Attribution and configuration.
-      assertThat(window.sources()).hasSize(1);
+      // 3. Attribution and configuration. A source's isolation is the one its connection's
+      // statements ran under (the server's default unless the application or pool set another).
+      String serverDefault = defaultIsolation();
+      if (scenario.equals("isolation")) {
+        // Ran under the default, then READ COMMITTED: both; READ UNCOMMITTED: the idle connection
+        // as it stands; SERIALIZABLE: set, but nothing ran under it.
+        Set<String> expected = new TreeSet<>(List.of(serverDefault, "READ-COMMITTED", "READ-UNCOMMITTED"));
+        assertThat(isolations(window)).isEqualTo(expected);
+        assertThat(window.sources()).hasSize(expected.size());
+        // After the window, the USE on the first connection runs under SERIALIZABLE.
+        expected.add("SERIALIZABLE");
+        assertThat(isolations(fin)).isEqualTo(expected);
+        // A connection opened after the window and closed without a statement is described at
+        // its COM_QUIT, with the isolation it had.
+        assertThat(late).isEqualTo(1);
+        assertThat(fin.sources())
+            .filteredOn(x -> "7".equals(x.properties().get("prepStmtCacheSize")))
+            .extracting(Source::isolation)
+            .containsExactly("READ-UNCOMMITTED");
+        assertThat(window.sources()).noneMatch(x -> "7".equals(x.properties().get("prepStmtCacheSize")));
+      } else {
+        assertThat(window.sources()).hasSize(1);
+        // Hikari sets transactionIsolation=TRANSACTION_READ_COMMITTED right after connecting.
+        String expected = scenario.equals("hikari") ? "READ-COMMITTED" : serverDefault;
+        assertThat(isolations(window)).containsExactly(expected);
+        assertThat(isolations(fin)).containsExactly(expected);
+      }
       Source src = window.sources().get(0);
       assertThat(src.driverVersion()).isEqualTo(driver);
       assertThat(src.serverVersion()).isEqualTo(server.version());
@@ -360,6 +390,28 @@ class AgentCountsIT {
       p.probes().values().forEach(ps -> causes.putAll(ps.causes()));
       assertThat(causes.keySet()).anyMatch(c -> c.startsWith("hikari."));
     }
+  }
+
+  /** The isolation a fresh session gets on this server, spelled as the agent records it. */
+  private String defaultIsolation() throws SQLException {
+    try (Connection c = server.connect(db, null)) {
+      switch (c.getTransactionIsolation()) {
+        case Connection.TRANSACTION_READ_UNCOMMITTED:
+          return "READ-UNCOMMITTED";
+        case Connection.TRANSACTION_READ_COMMITTED:
+          return "READ-COMMITTED";
+        case Connection.TRANSACTION_REPEATABLE_READ:
+          return "REPEATABLE-READ";
+        default:
+          return "SERIALIZABLE";
+      }
+    }
+  }
+
+  private static Set<String> isolations(TrafficProfile p) {
+    Set<String> s = new TreeSet<>();
+    p.sources().forEach(src -> s.add(src.isolation()));
+    return s;
   }
 
   private static String scrape(int port) throws Exception {

@@ -26,9 +26,9 @@ import javax.sql.DataSource;
  * <pre>
  * app: READY            (driver loaded, no connection yet)   test: snapshot, then GO
  * app: runs the scenario, keeps its connections open, dumps AgentApi.profileJson() to
- *      &lt;out&gt;/window.json, prints DONE &lt;connections&gt;     test: snapshot, then EXIT
- * app: a USE on each connection, closes them (COM_QUIT), exits (the agent writes its profile
- *      at shutdown)
+ *      &lt;out&gt;/window.json, prints DONE &lt;connections&gt; &lt;late&gt;    test: snapshot, then EXIT
+ * app: a USE on each connection, closes them (COM_QUIT), opens and closes &lt;late&gt; connections
+ *      that run no statement, exits (the agent writes its profile at shutdown)
  * </pre>
  *
  * Arguments: scenario, JDBC URL (with the scenario's properties), user, password, output dir.
@@ -56,6 +56,8 @@ public final class WorkloadApp {
       System.out.println("OWNLIBS " + OwnLibraries.exercise());
     }
     List<Connection> open = new ArrayList<>();
+    // Connections opened and closed after the window without running a statement.
+    int lateUnused = 0;
     Connection early = null;
     if (Boolean.getBoolean("workload.connectFirst")) {
       // For attach: the driver's classes are loaded and a connection is open before the agent
@@ -79,6 +81,23 @@ public final class WorkloadApp {
           Connection c = early != null ? early : connect(url, user, password);
           open.add(c);
           mixed(c, true);
+          break;
+        }
+      case "isolation":
+        {
+          // Statements under the server's default isolation, then under READ COMMITTED; a switch
+          // to SERIALIZABLE with nothing run under it; a second connection that only switches to
+          // READ UNCOMMITTED and runs nothing (described at snapshot time as it stands).
+          Connection c = connect(url, user, password);
+          open.add(c);
+          queries(c);
+          c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+          queries(c);
+          c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+          Connection idle = connect(url, user, password);
+          open.add(idle);
+          idle.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+          lateUnused = 1;
           break;
         }
       case "batch":
@@ -110,13 +129,20 @@ public final class WorkloadApp {
         throw new IllegalArgumentException("unknown scenario " + scenario);
     }
     writeProfile(out.resolve("window.json"));
-    System.out.println("DONE " + open.size());
+    System.out.println("DONE " + open.size() + " " + lateUnused);
     System.out.flush();
     expect(in, "EXIT");
 
     for (Connection c : open) {
       c.setCatalog("information_schema"); // a USE each (COM_QUERY), counted after the window
       c.close();
+    }
+    for (int i = 0; i < lateUnused; i++) {
+      // Opened after the last snapshot and closed without a statement: described at its COM_QUIT
+      // (told apart from the others by its prepStmtCacheSize).
+      Connection unused = connect(url + "&prepStmtCacheSize=7", user, password);
+      unused.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+      unused.close();
     }
     if (pool != null) {
       pool.close();
@@ -195,6 +221,20 @@ public final class WorkloadApp {
     }
     c.commit();
     c.setAutoCommit(true);
+  }
+
+  /** A text query and a prepared one. */
+  static void queries(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT v FROM t WHERE id = 1")) {
+      rs.next();
+    }
+    try (PreparedStatement ps = c.prepareStatement("SELECT v FROM t WHERE id = ?")) {
+      ps.setInt(1, 2);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+      }
+    }
   }
 
   static void batches(Connection c) throws SQLException {
