@@ -118,6 +118,43 @@ public final class Main {
       }
       return ServerLocator.start();
     }
+
+    /** Prints which server this is and, unless {@code skipLoad}, (re)creates and loads the schema. */
+    void describeAndLoad(DatabaseServer db, BankSchema schema, boolean skipLoad, PrintStream err)
+        throws java.sql.SQLException, InterruptedException {
+      err.println("Server: " + db.kind() + " " + db.version() + " (" + db.source() + ")");
+      if (!skipLoad) {
+        DataLoader.Loaded l = new DataLoader(db, schema).load(database, scale, seed, err::println);
+        err.printf("Loaded %,d rows into %s in %.1f s%n", l.rows(), l.database(), l.millis() / 1000.0);
+      }
+    }
+  }
+
+  /** How each measured run goes, and where the agent comes from: shared by scenarios and prove. */
+  static final class RunOptions {
+    @Option(names = "--threads", defaultValue = "4", description = "Worker threads and pool size (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--warmup", defaultValue = "5", description = "Warm-up seconds per scenario or prove step (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
+    @Option(names = "--duration", defaultValue = "15", description = "Measured seconds per scenario or prove step (default: ${DEFAULT-VALUE}).")
+    int duration;
+
+    @Option(names = "--skip-load", description = "Use the data already in --database (loaded with the same --scale and --seed).")
+    boolean skipLoad;
+
+    @Option(names = "--agent-jar", description = "The wire-advisor agent jar to attach (default: the one packaged in this jar, else agent/target/wire-advisor-agent.jar).")
+    Path agentJar;
+
+    boolean timesValid() {
+      return duration >= 1 && warmup >= 0;
+    }
+
+    Workload.Settings settings(ServerOptions server, long minStatements) {
+      return new Workload.Settings(threads, Duration.ofSeconds(warmup), Duration.ofSeconds(duration), server.seed,
+          server.scale, minStatements);
+    }
   }
 
   @Command(name = "scenarios", mixinStandardHelpOptions = true,
@@ -125,26 +162,13 @@ public final class Main {
   static final class ScenariosCommand implements Callable<Integer> {
     @Mixin ServerOptions server;
 
-    @Option(names = "--threads", defaultValue = "4", description = "Worker threads and pool size (default: ${DEFAULT-VALUE}).")
-    int threads;
-
-    @Option(names = "--warmup", defaultValue = "5", description = "Warm-up seconds per scenario (default: ${DEFAULT-VALUE}).")
-    int warmup;
-
-    @Option(names = "--duration", defaultValue = "15", description = "Measured seconds per scenario (default: ${DEFAULT-VALUE}).")
-    int duration;
+    @Mixin RunOptions run;
 
     @Option(names = "--only", split = ",", description = "Scenario ids to run, e.g. --only 2,5 (default: all).")
     List<Integer> only;
 
-    @Option(names = "--skip-load", description = "Use the data already in --database (loaded with the same --scale and --seed).")
-    boolean skipLoad;
-
     @Option(names = "--out", defaultValue = "target/bank-oltp-report", description = "Directory for report.md, report.json, report.html (default: ${DEFAULT-VALUE}).")
     Path out;
-
-    @Option(names = "--agent-jar", description = "The wire-advisor agent jar to attach for wire counts (default: the one packaged in this jar, else agent/target/wire-advisor-agent.jar).")
-    Path agentJar;
 
     @Option(names = "--no-agent", description = "Do not attach the agent: wire counts from the server's counters only.")
     boolean noAgent;
@@ -167,28 +191,23 @@ public final class Main {
           }
         }
       }
-      if (duration < 1 || warmup < 0) {
+      if (!run.timesValid()) {
         throw new CommandLine.ParameterException(spec.commandLine(), "--duration must be >= 1 and --warmup >= 0");
       }
-      Workload.Settings settings =
-          new Workload.Settings(threads, Duration.ofSeconds(warmup), Duration.ofSeconds(duration), server.seed, server.scale);
-      if (agentJar != null && !noAgent) {
-        AgentProfiles.check(agentJar);
+      Workload.Settings settings = run.settings(server, 0);
+      if (run.agentJar != null && !noAgent) {
+        AgentProfiles.check(run.agentJar);
       }
       BankSchema schema = BankSchema.load();
       BusinessTransactions mix = new BusinessTransactions(StatementCatalog.build(schema));
       try (DatabaseServer db = server.start()) {
-        err.println("Server: " + db.kind() + " " + db.version() + " (" + db.source() + ")");
-        if (!skipLoad) {
-          DataLoader.Loaded l = new DataLoader(db, schema).load(server.database, server.scale, server.seed, err::println);
-          err.printf("Loaded %,d rows into %s in %.1f s%n", l.rows(), l.database(), l.millis() / 1000.0);
-        }
+        server.describeAndLoad(db, schema, run.skipLoad, err);
         AgentProfiles agent = null;
         if (!noAgent) {
           try {
-            agent = AgentProfiles.attach(agentJar, err::println);
+            agent = AgentProfiles.attach(run.agentJar, err::println);
           } catch (AgentProfiles.AgentUnavailableException e) {
-            if (agentJar != null) {
+            if (run.agentJar != null) {
               throw e;
             }
             // The main job still runs: the server's counters give the wire counts.
@@ -237,14 +256,7 @@ public final class Main {
   static final class ProveCommand implements Callable<Integer> {
     @Mixin ServerOptions server;
 
-    @Option(names = "--threads", defaultValue = "4", description = "Worker threads and pool size (default: ${DEFAULT-VALUE}).")
-    int threads;
-
-    @Option(names = "--warmup", defaultValue = "5", description = "Warm-up seconds per step (default: ${DEFAULT-VALUE}).")
-    int warmup;
-
-    @Option(names = "--duration", defaultValue = "15", description = "Measured seconds per step (default: ${DEFAULT-VALUE}).")
-    int duration;
+    @Mixin RunOptions run;
 
     @Option(names = "--min-statements", defaultValue = "2000", description = "Extend a step's window past --duration until this many business statements ran (at most 10 times --duration), so the advisor has enough traffic to judge (default: ${DEFAULT-VALUE}).")
     long minStatements;
@@ -255,12 +267,6 @@ public final class Main {
     @Option(names = "--baseline", defaultValue = "1", description = "Scenario whose configuration is the starting point (default: ${DEFAULT-VALUE}): its JDBC properties, and its globals on TiDB.")
     int baseline;
 
-    @Option(names = "--skip-load", description = "Use the data already in --database (loaded with the same --scale and --seed).")
-    boolean skipLoad;
-
-    @Option(names = "--agent-jar", description = "The wire-advisor agent jar to attach (default: the one packaged in this jar, else agent/target/wire-advisor-agent.jar).")
-    Path agentJar;
-
     @Option(names = "--out", defaultValue = "target/bank-oltp-report", description = "Directory for prove.md and prove.json (default: ${DEFAULT-VALUE}).")
     Path out;
 
@@ -269,7 +275,7 @@ public final class Main {
     @Override
     public Integer call() throws Exception {
       PrintStream err = System.err;
-      if (duration < 1 || warmup < 0 || maxSteps < 0 || minStatements < 0) {
+      if (!run.timesValid() || maxSteps < 0 || minStatements < 0) {
         throw new CommandLine.ParameterException(spec.commandLine(),
             "--duration must be >= 1, --warmup, --max-steps and --min-statements >= 0");
       }
@@ -279,21 +285,15 @@ public final class Main {
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
-      Workload.Settings settings =
-          new Workload.Settings(threads, Duration.ofSeconds(warmup), Duration.ofSeconds(duration), server.seed, server.scale,
-              minStatements);
+      Workload.Settings settings = run.settings(server, minStatements);
       // Fail before starting a server and loading data when the agent cannot be found.
-      AgentProfiles.check(agentJar);
+      AgentProfiles.check(run.agentJar);
       BankSchema schema = BankSchema.load();
       BusinessTransactions mix = new BusinessTransactions(StatementCatalog.build(schema));
       try (DatabaseServer db = server.start()) {
-        err.println("Server: " + db.kind() + " " + db.version() + " (" + db.source() + ")");
-        if (!skipLoad) {
-          DataLoader.Loaded l = new DataLoader(db, schema).load(server.database, server.scale, server.seed, err::println);
-          err.printf("Loaded %,d rows into %s in %.1f s%n", l.rows(), l.database(), l.millis() / 1000.0);
-        }
+        server.describeAndLoad(db, schema, run.skipLoad, err);
         // The agent retransforms driver classes already loaded; the workload's pools open after this.
-        AgentProfiles agent = AgentProfiles.attach(agentJar, err::println);
+        AgentProfiles agent = AgentProfiles.attach(run.agentJar, err::println);
         Prover.Result result =
             new ProveSession(db, server.database, mix, agent, settings, maxSteps, err::println)
                 .run(ProveConfig.of(base, db.isTiDB()));
