@@ -20,7 +20,6 @@ import io.wireadvisor.server.ServerView;
 import io.wireadvisor.testkit.CounterSnapshot;
 import io.wireadvisor.testkit.DatabaseServer;
 import io.wireadvisor.testkit.RealDatabase;
-import io.wireadvisor.testkit.ServerKind;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -142,12 +141,9 @@ class AgentProfileAdvisorIT {
     for (String command : server.counters().exactCommands()) {
       CommandType type = CommandType.fromWireName(command);
       long agent = profile.count(type);
-      if (type == CommandType.QUERY && server.kind() == ServerKind.MARIADB) {
-        // MariaDB derives COM_QUERY from Questions, which also counts these (StatusVariableCounters).
-        for (CommandType alsoInQuestions : new CommandType[] {CommandType.QUIT, CommandType.INIT_DB,
-            CommandType.RESET_CONNECTION, CommandType.CHANGE_USER, CommandType.FIELD_LIST,
-            CommandType.SET_OPTION}) {
-          agent += profile.count(alsoInQuestions);
+      if (type == CommandType.QUERY) {
+        for (String alsoCounted : server.counters().countedAsQuery()) {
+          agent += profile.count(CommandType.fromWireName(alsoCounted));
         }
       }
       assertThat(agent)

@@ -10,7 +10,6 @@ import io.wireadvisor.testkit.CounterSnapshot;
 import io.wireadvisor.testkit.DatabaseServer;
 import io.wireadvisor.testkit.RealDatabase;
 import io.wireadvisor.testkit.ServerCounters;
-import io.wireadvisor.testkit.ServerKind;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.CallableStatement;
@@ -386,8 +385,9 @@ class ConnectorJModesIT {
    *       (id 0) after a server prepare fails, so those closes are taken out of the proxy's count,
    *       and there can be no more of them than failed prepares;
    *   <li>MariaDB's COM_QUERY is derived from {@code Questions}, which also counts COM_INIT_DB,
-   *       COM_CHANGE_USER, COM_RESET_CONNECTION, COM_FIELD_LIST and COM_SET_OPTION (see
-   *       testkit's StatusVariableCounters); the proxy counts those apart, so they are added.
+   *       COM_CHANGE_USER, COM_RESET_CONNECTION, COM_FIELD_LIST, COM_SET_OPTION and COM_QUIT
+   *       ({@code ServerCounters.countedAsQuery()}); the proxy counts those apart, so they are
+   *       added.
    * </ul>
    */
   private void assertCountsEqual(ProxiedServer p, TrafficProfile profile, CounterSnapshot delta) {
@@ -401,15 +401,9 @@ class ConnectorJModesIT {
       if (command.equals("COM_STMT_CLOSE")) {
         count -= unknownCloses;
       }
-      if (command.equals("COM_QUERY") && server.kind() == ServerKind.MARIADB) {
-        for (CommandType inQuestions :
-            List.of(
-                CommandType.INIT_DB,
-                CommandType.CHANGE_USER,
-                CommandType.RESET_CONNECTION,
-                CommandType.FIELD_LIST,
-                CommandType.SET_OPTION)) {
-          count += profile.count(inQuestions);
+      if (command.equals("COM_QUERY")) {
+        for (String alsoCounted : counters.countedAsQuery()) {
+          count += profile.count(CommandType.fromWireName(alsoCounted));
         }
       }
       proxy.put(command, count);

@@ -20,4 +20,12 @@ public interface ServerCounters {
    * may be absent from snapshots or approximate.
    */
   Set<String> exactCommands();
+
+  /**
+   * Commands this server adds to its (derived) COM_QUERY count: a collector's COM_QUERY plus its
+   * counts of these equals the server's COM_QUERY delta. Empty where COM_QUERY is counted apart.
+   */
+  default Set<String> countedAsQuery() {
+    return Set.of();
+  }
 }

@@ -56,6 +56,16 @@ final class StatusVariableCounters implements ServerCounters, AutoCloseable {
           Commands.COM_STMT_SEND_LONG_DATA,
           Commands.COM_STMT_FETCH);
 
+  /** Each adds one to MariaDB's Questions and has no counter of its own to subtract (see above). */
+  private static final Set<String> IN_QUESTIONS_ON_MARIADB =
+      Set.of(
+          Commands.COM_QUIT,
+          Commands.COM_INIT_DB,
+          Commands.COM_RESET_CONNECTION,
+          Commands.COM_CHANGE_USER,
+          Commands.COM_FIELD_LIST,
+          Commands.COM_SET_OPTION);
+
   private final AbstractDatabaseServer server;
   private Connection admin;
   private long snapshots;
@@ -145,6 +155,11 @@ final class StatusVariableCounters implements ServerCounters, AutoCloseable {
   @Override
   public Set<String> exactCommands() {
     return server.kind() == ServerKind.MARIADB ? EXACT_ON_MARIADB : Set.of();
+  }
+
+  @Override
+  public Set<String> countedAsQuery() {
+    return server.kind() == ServerKind.MARIADB ? IN_QUESTIONS_ON_MARIADB : Set.of();
   }
 
   @Override

@@ -233,6 +233,7 @@ class ServerCountersIT {
     }
     // COM_QUIT is in Questions and has no counter to subtract: the caveat documented on COM_QUERY.
     assertThat(query).isEqualTo(1);
+    assertThat(counters.countedAsQuery()).contains(Commands.COM_QUIT);
   }
 
   /** Every exact command's delta equals the expected value (absent means 0); nothing else is checked. */
