@@ -17,6 +17,9 @@ set -euo pipefail
 DURATION=${DURATION:-15}
 ROUNDS=${ROUNDS:-3}
 THREAD_COUNTS=${THREAD_COUNTS:-"1 16"}
+# Paths to measure; add proxy-nio for a second proxy on the portable NIO transport
+# (the default proxy uses Linux's native epoll when it loads).
+TARGETS=${TARGETS:-"direct haproxy proxy"}
 TEST=${TEST:-oltp_point_select}
 TABLES=${TABLES:-4}
 TABLE_SIZE=${TABLE_SIZE:-10000}
@@ -83,22 +86,29 @@ java ${PROXY_JAVA_OPTS:-} -jar "$JAR" --listen "127.0.0.1:$PROXY_PORT" --upstrea
 PIDS+=($!)
 wait_port "$HA_PORT"
 wait_port "$PROXY_PORT"
+declare -A PORT=([direct]=$DB_PORT [haproxy]=$HA_PORT [proxy]=$PROXY_PORT)
+if [[ " $TARGETS " == *" proxy-nio "* ]]; then
+  PORT[proxy-nio]=$(free_port)
+  java ${PROXY_JAVA_OPTS:-} -jar "$JAR" --listen "127.0.0.1:${PORT[proxy-nio]}" \
+    --upstream "127.0.0.1:$DB_PORT" --admin off --transport nio > "$WORK/proxy-nio.log" 2>&1 &
+  PIDS+=($!)
+  wait_port "${PORT[proxy-nio]}"
+fi
 
 mariadb -h127.0.0.1 -P"$DB_PORT" -uroot -e "CREATE DATABASE sbtest"
 SB=(sysbench "$TEST" --mysql-user=root --mysql-db=sbtest --tables="$TABLES" --table-size="$TABLE_SIZE"
     --db-ps-mode=auto --mysql-ssl=off)
 "${SB[@]}" --mysql-host=127.0.0.1 --mysql-port="$DB_PORT" prepare > "$WORK/prepare.log"
 
-declare -A PORT=([direct]=$DB_PORT [haproxy]=$HA_PORT [proxy]=$PROXY_PORT)
 # Warm up every path (the proxy's JIT above all) before measuring.
-for target in direct haproxy proxy; do
+for target in $TARGETS; do
   "${SB[@]}" --mysql-host=127.0.0.1 --mysql-port="${PORT[$target]}" --threads=4 --time=10 run > /dev/null
 done
 
 RESULTS="$WORK/results.tsv"
 for threads in $THREAD_COUNTS; do
   for round in $(seq 1 "$ROUNDS"); do
-    for target in direct haproxy proxy; do
+    for target in $TARGETS; do
       out="$WORK/run-$threads-$target-$round.log"
       "${SB[@]}" --mysql-host=127.0.0.1 --mysql-port="${PORT[$target]}" --threads="$threads" \
         --time="$DURATION" --histogram=on --percentile=50 run > "$out"
@@ -111,4 +121,5 @@ echo
 echo "Every round (threads, path, round, queries/s, median µs):"
 sed 's/^/    /' "$RESULTS"
 echo
+echo "proxy: $(head -1 "$WORK/proxy.log")"
 echo "machine: $(nproc) cores, $(uname -sr); sysbench $(sysbench --version | awk '{print $2}'), $(haproxy -v | head -1 | awk '{print $1, $3}'), MariaDB $(basename "$(dirname "$BASE")" | sed 's/mariadb-//'); $TEST, $TABLES x $TABLE_SIZE rows, ${DURATION}s x $ROUNDS rounds per cell"

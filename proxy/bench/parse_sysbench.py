@@ -51,18 +51,19 @@ def table(path):
     print("|---:|---|---:|---:|---:|---:|---:|")
     for threads in sorted({t for t, _ in cells}):
         med = {}
-        for target in ("direct", "haproxy", "proxy"):
+        for target in ("direct", "haproxy", "proxy", "proxy-nio"):
             runs = cells.get((threads, target), [])
             if runs:
                 med[target] = (statistics.median(q for q, _ in runs), statistics.median(m for _, m in runs))
-        for target in ("direct", "haproxy", "proxy"):
+        for target in ("direct", "haproxy", "proxy", "proxy-nio"):
             if target not in med:
                 continue
             qps, lat = med[target]
             vs_direct = qps / med["direct"][0] if "direct" in med else float("nan")
             vs_ha = qps / med["haproxy"][0] if "haproxy" in med else float("nan")
             added = lat - med["direct"][1] if "direct" in med else float("nan")
-            name = {"direct": "direct", "haproxy": "HAProxy (TCP mode)", "proxy": "wire-advisor proxy"}[target]
+            name = {"direct": "direct", "haproxy": "HAProxy (TCP mode)", "proxy": "wire-advisor proxy",
+                    "proxy-nio": "wire-advisor proxy, NIO transport"}[target]
             print(f"| {threads} | {name} | {qps:,.0f} | {vs_direct:.2f} | {vs_ha:.2f} | {lat:.0f} µs | {added:+.0f} µs |")
 
 

@@ -37,7 +37,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     Bootstrap b =
         new Bootstrap()
             .group(inbound.eventLoop())
-            .channel(Transport.channel())
+            .channel(context.transport.channel())
             .option(ChannelOption.WRITE_BUFFER_WATER_MARK, Channels.WATER_MARK)
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.SO_KEEPALIVE, true)

@@ -22,6 +22,7 @@ public final class ProxyConfig {
   private final int workerThreads;
   private final RecorderSettings recorderSettings;
   private final SslContext tls;
+  private final Transport.Kind transport;
 
   private ProxyConfig(
       String listenHost,
@@ -33,7 +34,8 @@ public final class ProxyConfig {
       int connectTimeoutMillis,
       int workerThreads,
       RecorderSettings recorderSettings,
-      SslContext tls) {
+      SslContext tls,
+      Transport.Kind transport) {
     this.listenHost = Objects.requireNonNull(listenHost, "listenHost");
     this.listenPort = checkPort(listenPort, "listen");
     this.upstreamHost = Objects.requireNonNull(upstreamHost, "upstreamHost");
@@ -51,6 +53,7 @@ public final class ProxyConfig {
     this.workerThreads = workerThreads;
     this.recorderSettings = Objects.requireNonNull(recorderSettings, "recorderSettings");
     this.tls = tls;
+    this.transport = Objects.requireNonNull(transport, "transport");
   }
 
   private static int checkPort(int port, String what) {
@@ -68,33 +71,33 @@ public final class ProxyConfig {
       String listenHost, int listenPort, String upstreamHost, int upstreamPort) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, null, -1, 5_000, 0,
-        RecorderSettings.defaults(), null);
+        RecorderSettings.defaults(), null, Transport.Kind.AUTO);
   }
 
   /** Serves the admin HTTP endpoints on {@code host:port} (port 0 picks a free one). */
   public ProxyConfig withAdmin(String host, int port) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, Objects.requireNonNull(host), port,
-        connectTimeoutMillis, workerThreads, recorderSettings, tls);
+        connectTimeoutMillis, workerThreads, recorderSettings, tls, transport);
   }
 
   public ProxyConfig withConnectTimeoutMillis(int millis) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort, millis,
-        workerThreads, recorderSettings, tls);
+        workerThreads, recorderSettings, tls, transport);
   }
 
   /** Event-loop threads for connections; 0 means one per core. */
   public ProxyConfig withWorkerThreads(int threads) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
-        connectTimeoutMillis, threads, recorderSettings, tls);
+        connectTimeoutMillis, threads, recorderSettings, tls, transport);
   }
 
   public ProxyConfig withRecorderSettings(RecorderSettings settings) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
-        connectTimeoutMillis, workerThreads, settings, tls);
+        connectTimeoutMillis, workerThreads, settings, tls, transport);
   }
 
   /**
@@ -114,7 +117,24 @@ public final class ProxyConfig {
     }
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
-        connectTimeoutMillis, workerThreads, recorderSettings, context);
+        connectTimeoutMillis, workerThreads, recorderSettings, context, transport);
+  }
+
+  /**
+   * The network transport: {@code "auto"} (the default) uses Linux's native epoll when it loads,
+   * else NIO; {@code "epoll"} insists on epoll (start fails where it is unavailable); {@code
+   * "nio"} is the JDK's portable one.
+   *
+   * @throws IllegalArgumentException for any other value
+   */
+  public ProxyConfig withTransport(String kind) {
+    return new ProxyConfig(
+        listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
+        connectTimeoutMillis, workerThreads, recorderSettings, tls, Transport.Kind.parse(kind));
+  }
+
+  Transport.Kind transport() {
+    return transport;
   }
 
   /** The server-side TLS context for clients, or null when TLS is not terminated. */

@@ -9,13 +9,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class ProxyContext {
   final ProxyConfig config;
   final ProfileRecorder recorder;
+  final Transport transport;
   final ProxyStats stats = new ProxyStats();
   private volatile String instance;
   private final long startMillis = System.currentTimeMillis();
   private final AtomicBoolean sourceKnown = new AtomicBoolean();
 
-  ProxyContext(ProxyConfig config, ProfileRecorder recorder) {
+  ProxyContext(ProxyConfig config, ProfileRecorder recorder, Transport transport) {
     this.config = config;
+    this.transport = transport;
     this.recorder = recorder;
     this.instance = config.listenHost() + ":" + config.listenPort();
   }

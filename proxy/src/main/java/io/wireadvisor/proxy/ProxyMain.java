@@ -96,6 +96,15 @@ public final class ProxyMain implements Callable<Integer> {
   int threads;
 
   @Option(
+      names = "--transport",
+      paramLabel = "auto|epoll|nio",
+      defaultValue = "auto",
+      description =
+          "Network transport: auto uses Linux's native epoll when it loads, else NIO; epoll"
+              + " fails to start where it is unavailable (default: ${DEFAULT-VALUE}).")
+  String transport;
+
+  @Option(
       names = "--max-shapes",
       paramLabel = "N",
       defaultValue = "" + TrafficProfile.DEFAULT_MAX_SHAPES,
@@ -152,7 +161,7 @@ public final class ProxyMain implements Callable<Integer> {
     WireProxy proxy;
     try {
       proxy = WireProxy.start(cfg);
-    } catch (IOException e) {
+    } catch (IOException | IllegalStateException e) {
       System.err.println(
           "wire-advisor-proxy: could not start: " + e.getClass().getSimpleName() + ": " + e.getMessage());
       return 1;
@@ -197,6 +206,7 @@ public final class ProxyMain implements Callable<Integer> {
         ProxyConfig.of(l.host(), l.port(), u.host(), u.port())
             .withConnectTimeoutMillis(connectTimeoutMillis)
             .withWorkerThreads(threads)
+            .withTransport(transport)
             .withRecorderSettings(
                 RecorderSettings.defaults().withMaxShapes(maxShapes).withSampleSql(sampleSql));
     if ((tlsCert == null) != (tlsKey == null)) {

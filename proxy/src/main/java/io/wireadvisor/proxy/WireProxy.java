@@ -32,22 +32,23 @@ public final class WireProxy implements AutoCloseable {
   private final AdminServer admin;
 
   private WireProxy(ProxyConfig config) throws IOException, InterruptedException {
-    this.boss = Transport.group(1);
+    Transport transport = Transport.of(config.transport());
+    this.boss = transport.group(1);
     // One event loop per core by default: forwarding never blocks, more threads only switch.
     this.workers =
-        Transport.group(
+        transport.group(
             config.workerThreads() > 0
                 ? config.workerThreads()
                 : Runtime.getRuntime().availableProcessors());
     ProfileRecorder recorder = new ProfileRecorder(config.recorderSettings());
-    this.context = new ProxyContext(config, recorder);
+    this.context = new ProxyContext(config, recorder, transport);
     AdminServer startedAdmin = null;
     Channel bound = null;
     try {
       ServerBootstrap b =
           new ServerBootstrap()
               .group(boss, workers)
-              .channel(Transport.serverChannel())
+              .channel(transport.serverChannel())
               // Reading starts once the upstream connection is up (FrontendHandler).
               .childOption(ChannelOption.AUTO_READ, false)
               .childOption(ChannelOption.TCP_NODELAY, true)
@@ -123,7 +124,7 @@ public final class WireProxy implements AutoCloseable {
 
   /** The Netty transport in use: {@code epoll} or {@code nio}. */
   public String transport() {
-    return Transport.name();
+    return context.transport.name();
   }
 
   /** Client connections open now. */

@@ -2,6 +2,7 @@ package io.wireadvisor.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.channel.epoll.Epoll;
 import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.profile.ShapeStats;
 import io.wireadvisor.profile.TrafficProfile;
@@ -70,11 +71,32 @@ class ConnectorJModesIT {
         "useServerPrepStmts=true&cachePrepStmts=true&useCursorFetch=true&defaultFetchSize=2",
       })
   void resultsMatchDirectAndCountsMatchTheServer(String properties) throws Exception {
+    ProxyConfig config = ProxyConfig.of("127.0.0.1", 0, server.host(), server.port());
+    String transport = assertMatchesDirect(properties, config);
+    // The default takes Linux's native epoll wherever it loads (the jar ships x86_64 only).
+    assertThat(transport).isEqualTo(Epoll.isAvailable() ? "epoll" : "nio");
+  }
+
+  /** The portable NIO transport forwards and classifies the same as the default. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(
+      strings = {
+        "useServerPrepStmts=false",
+        "useServerPrepStmts=true&cachePrepStmts=true&useCursorFetch=true&defaultFetchSize=2",
+      })
+  void nioTransportMatchesDirectAndCountsMatchTheServer(String properties) throws Exception {
+    ProxyConfig config =
+        ProxyConfig.of("127.0.0.1", 0, server.host(), server.port()).withTransport("nio");
+    assertThat(assertMatchesDirect(properties, config)).isEqualTo("nio");
+  }
+
+  /** Runs the workload direct and through a proxy with {@code config}; returns its transport. */
+  private String assertMatchesDirect(String properties, ProxyConfig config) throws Exception {
     List<String> direct;
     try (Connection c = server.connect(db, properties)) {
       direct = workload(c);
     }
-    try (ProxiedServer p = ProxiedServer.start(server)) {
+    try (ProxiedServer p = ProxiedServer.start(server, config)) {
       CounterSnapshot before = counters.snapshot();
       List<String> proxied;
       TrafficProfile profile;
@@ -89,6 +111,7 @@ class ConnectorJModesIT {
       assertCountsEqual(p, profile, delta);
       assertShapesAccountForEveryCommand(profile);
       assertThat(p.proxy.clientProtocolErrors()).isZero();
+      return p.proxy.transport();
     }
   }
 

@@ -67,6 +67,17 @@ class ProxyMainTest {
   }
 
   @Test
+  void transportIsAutoByDefaultAndAnUnknownOneIsAUsageError() {
+    ProxyMain main = new ProxyMain();
+    new CommandLine(main).parseArgs("--upstream", "db:4000");
+    assertThat(main.toConfig().transport()).isEqualTo(Transport.Kind.AUTO);
+    new CommandLine(main).parseArgs("--upstream", "db:4000", "--transport", "NIO");
+    assertThat(main.toConfig().transport()).isEqualTo(Transport.Kind.NIO);
+    assertThat(run("--upstream", "db:4000", "--admin", "off", "--transport", "io_uring")).isEqualTo(2);
+    assertThat(err.toString()).contains("transport must be auto, epoll or nio, was 'io_uring'");
+  }
+
+  @Test
   void tlsCertificateWithoutKeyIsAUsageError() {
     assertThat(run("--upstream", "db:4000", "--admin", "off", "--tls-cert", "/nonexistent.pem")).isEqualTo(2);
     assertThat(err.toString()).contains("--tls-cert and --tls-key go together");
