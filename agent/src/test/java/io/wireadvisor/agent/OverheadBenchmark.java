@@ -16,8 +16,9 @@ import java.util.List;
 /**
  * Throughput of the same JDBC workload ({@code ThroughputApp}) with and without the agent, in one
  * run, against the testkit's server (WIRE_ADVISOR_JDBC_URL, else TiDB in Docker, else embedded
- * MariaDB): rounds alternate without/with so drift hits both sides alike; the result is the ratio
- * of the medians. Not a test (speed is never asserted); run by hand from the repository root
+ * MariaDB): rounds alternate without/with (and which goes first) so drift hits both sides alike;
+ * the result is the ratio of the medians, and of the client JVM's CPU time per operation (the
+ * agent's cost where the database, not the client, limits throughput). Not a test (speed is never asserted); run by hand from the repository root
  * after {@code mvn -pl agent -am package -DskipTests} and the classpath step of
  * {@link CommandHookBenchmark}:
  *
@@ -56,31 +57,51 @@ public final class OverheadBenchmark {
     String url = server.jdbcUrl(db, "useServerPrepStmts=true&cachePrepStmts=true&sslMode=DISABLED");
     long[] without = new long[rounds];
     long[] with = new long[rounds];
+    double[] cpuWithout = new double[rounds];
+    double[] cpuWith = new double[rounds];
     for (int r = 0; r < rounds; r++) {
+      long[] a;
+      long[] b;
       if (concurrent) {
         // Both JVMs at once: on a shared, loaded machine they see the same load at the same time.
-        Process a = start(null, cp, url, server, seconds);
-        Process b = start(agent, cp, url, server, seconds);
-        without[r] = finish(a);
-        with[r] = finish(b);
+        Process pa = start(null, cp, url, server, seconds);
+        Process pb = start(agent, cp, url, server, seconds);
+        a = finish(pa);
+        b = finish(pb);
+      } else if (r % 2 == 0) {
+        a = finish(start(null, cp, url, server, seconds));
+        b = finish(start(agent, cp, url, server, seconds));
       } else {
-        without[r] = finish(start(null, cp, url, server, seconds));
-        with[r] = finish(start(agent, cp, url, server, seconds));
+        // Every other round the agent goes first, so a trend over the run favours neither side.
+        b = finish(start(agent, cp, url, server, seconds));
+        a = finish(start(null, cp, url, server, seconds));
       }
-      System.out.printf("round %d: without %d ops, with %d ops%n", r + 1, without[r], with[r]);
+      without[r] = a[0];
+      with[r] = b[0];
+      cpuWithout[r] = a[1] / (double) a[0];
+      cpuWith[r] = b[1] / (double) b[0];
+      System.out.printf(
+          "round %d: without %d ops (%.1f µs CPU/op), with %d ops (%.1f µs CPU/op)%n",
+          r + 1, without[r], cpuWithout[r] / 1000, with[r], cpuWith[r] / 1000);
     }
-    long a = median(without);
-    long b = median(with);
+    long ma = median(without);
+    long mb = median(with);
     double[] paired = new double[rounds];
     for (int r = 0; r < rounds; r++) {
       paired[r] = with[r] / (double) without[r];
     }
     Arrays.sort(paired);
-    System.out.printf("median of per-round ratios (with/without, adjacent runs): %.4f%n", paired[rounds / 2]);
+    System.out.printf("median of per-round ratios (with/without, adjacent runs): %.4f (range %.4f – %.4f)%n",
+        paired[rounds / 2], paired[0], paired[rounds - 1]);
     System.out.printf(
         "median ops/s without agent: %.0f, with agent: %.0f, ratio: %.4f (%d rounds of %d s, %s, %s)%n",
-        a / (double) seconds, b / (double) seconds, b / (double) a, rounds, seconds,
+        ma / (double) seconds, mb / (double) seconds, mb / (double) ma, rounds, seconds,
         server.version(), System.getProperty("java.version"));
+    double ca = median(cpuWithout);
+    double cb = median(cpuWith);
+    System.out.printf(
+        "median client CPU per operation: without %.2f µs, with %.2f µs: +%.3f µs (%.2f%%)%n",
+        ca / 1000, cb / 1000, (cb - ca) / 1000, 100 * (cb - ca) / ca);
     server.close();
   }
 
@@ -96,20 +117,30 @@ public final class OverheadBenchmark {
     return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
   }
 
-  private static long finish(Process p) throws Exception {
+  /** {operations, CPU nanoseconds} of a finished workload JVM. */
+  private static long[] finish(Process p) throws Exception {
     long ops = -1;
+    long cpu = -1;
     try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null) {
         if (line.startsWith("OPS ")) {
           ops = Long.parseLong(line.substring(4).trim());
+        } else if (line.startsWith("CPU ")) {
+          cpu = Long.parseLong(line.substring(4).trim());
         }
       }
     }
     if (p.waitFor() != 0 || ops < 0) {
       throw new IllegalStateException("workload failed: " + p.info().commandLine().orElse("?"));
     }
-    return ops;
+    return new long[] {ops, cpu};
+  }
+
+  private static double median(double[] v) {
+    double[] s = v.clone();
+    Arrays.sort(s);
+    return s[s.length / 2];
   }
 
   private static long median(long[] v) {

@@ -9,7 +9,9 @@ import java.sql.Statement;
 /**
  * A fixed-time JDBC loop for the overhead benchmark: a primary-key SELECT through a prepared
  * statement, and every tenth operation a text-protocol query. Prints {@code OPS <operations>}
- * after {@code seconds} of measurement (after a warm-up of the same length / 2).
+ * after {@code seconds} of measurement (after a warm-up of the same length / 2), and {@code CPU
+ * <nanoseconds>}: the CPU time this JVM used in the measured window, all threads (the agent's
+ * cost shows there even when the database, not the client, limits throughput).
  *
  * <p>Arguments: JDBC URL, user, password, seconds.
  */
@@ -22,9 +24,23 @@ public final class ThroughputApp {
         PreparedStatement ps = c.prepareStatement("SELECT v FROM t WHERE id = ?");
         Statement s = c.createStatement()) {
       run(ps, s, seconds * 500_000_000L);
+      long cpu0 = processCpuNanos();
       long ops = run(ps, s, seconds * 1_000_000_000L);
+      long cpu = processCpuNanos() - cpu0;
       System.out.println("OPS " + ops);
+      if (cpu0 >= 0) {
+        System.out.println("CPU " + cpu);
+      }
     }
+  }
+
+  /** This JVM's CPU time so far, or -1 where the JDK does not say. */
+  private static long processCpuNanos() {
+    java.lang.management.OperatingSystemMXBean os =
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean
+        ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime()
+        : -1;
   }
 
   private static long run(PreparedStatement ps, Statement s, long nanos) throws Exception {
