@@ -194,6 +194,10 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             ? (cause == null ? "unknown cause" : cause.getClass().getSimpleName())
                 + " (the server closed the connection during the TLS handshake)"
             : cause.getMessage();
+    if (context.config.upstreamTls().ca() != null && causedByCertificate(cause)) {
+      why = "the server's certificate does not verify against --upstream-ca "
+          + context.config.upstreamTls().ca() + " (" + why + ")";
+    }
     String message =
         "wire-advisor proxy: TLS to upstream " + context.config.upstreamAddress() + " failed: "
             + why;
@@ -209,6 +213,15 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
           .addListener(ChannelFutureListener.CLOSE);
     }
     backend.close();
+  }
+
+  private static boolean causedByCertificate(Throwable t) {
+    for (int depth = 0; t != null && depth < 10; t = t.getCause(), depth++) {
+      if (t instanceof java.security.cert.CertificateException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void releaseBacklog() {
