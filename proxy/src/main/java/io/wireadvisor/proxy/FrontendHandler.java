@@ -183,17 +183,21 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
   /** The upstream TLS handshake failed: this client gets an ERR saying why and is closed. */
   private void upstreamTlsFailed(Channel inbound, int seq, Throwable cause) {
-    context.stats.upstreamTlsFailures.increment();
     releaseBacklog();
-    if (rejected) {
-      return;
+    if (rejected || !inbound.isActive()) {
+      backend.close();
+      return; // the client left (its close ended the handshake): not a TLS failure
     }
+    context.stats.upstreamTlsFailures.increment();
     rejected = true;
-    String why =
-        cause instanceof ClosedChannelException || cause == null || cause.getMessage() == null
-            ? (cause == null ? "unknown cause" : cause.getClass().getSimpleName())
-                + " (the server closed the connection during the TLS handshake)"
-            : cause.getMessage();
+    String why;
+    if (cause instanceof ClosedChannelException) {
+      why = "the server closed the connection during the TLS handshake";
+    } else if (cause == null || cause.getMessage() == null) {
+      why = cause == null ? "unknown cause" : cause.getClass().getName();
+    } else {
+      why = cause.getMessage();
+    }
     if (context.config.upstreamTls().ca() != null && causedByCertificate(cause)) {
       why = "the server's certificate does not verify against --upstream-ca "
           + context.config.upstreamTls().ca() + " (" + why + ")";
@@ -201,17 +205,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     String message =
         "wire-advisor proxy: TLS to upstream " + context.config.upstreamAddress() + " failed: "
             + why;
-    if (inbound.isActive()) {
-      inbound
-          .writeAndFlush(
-              Packets.err(
-                  inbound.alloc(),
-                  seq,
-                  Packets.ER_UNKNOWN_ERROR,
-                  Packets.SQLSTATE_LINK_FAILURE,
-                  message))
-          .addListener(ChannelFutureListener.CLOSE);
-    }
+    inbound
+        .writeAndFlush(
+            Packets.err(
+                inbound.alloc(), seq, Packets.ER_UNKNOWN_ERROR, Packets.SQLSTATE_LINK_FAILURE,
+                message))
+        .addListener(ChannelFutureListener.CLOSE);
     backend.close();
   }
 

@@ -764,7 +764,7 @@ final class SessionTracker {
     }
   }
 
-  private void response(int length, byte[] head, int headLength) {
+  private void response(int length, byte[] head, int headLength) throws ProtocolException {
     Pending p = ring[ringHead];
     p.responseStarted = true;
     int first = headLength > 0 ? head[0] & 0xff : -1;
@@ -777,6 +777,9 @@ final class SessionTracker {
         complete(first == Packets.ERR);
         return;
       case AUTH:
+        if (clientTls && !upstreamTls) {
+          refuseCleartextUpstream(length, head); // COM_CHANGE_USER is a login too
+        }
         if (first == Packets.OK || first == Packets.ERR) {
           clientInAuth = false;
           if (first == Packets.OK) {

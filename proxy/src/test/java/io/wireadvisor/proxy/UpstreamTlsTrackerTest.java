@@ -210,6 +210,35 @@ class UpstreamTlsTrackerTest {
   }
 
   @Test
+  void changeUserAskingForAClearPasswordIsRefusedOnlyWhenTheUpstreamIsPlaintext() throws Exception {
+    byte[] changeUser =
+        concat(bytes(0x11), Wire.nul("other"), bytes(20), new byte[20], Wire.nul("db"));
+    byte[] clearSwitch = concat(bytes(0xfe), Wire.nul("mysql_clear_password"));
+    for (boolean upstreamTls : new boolean[] {false, true}) {
+      TrackerHarness h =
+          new TrackerHarness(true, upstreamTls ? UpstreamTls.Mode.REQUIRED : UpstreamTls.Mode.OFF);
+      h.server(packet(0, Wire.greeting("8.0.36", CAPS | SSL, "mysql_native_password")));
+      h.client(packet(1, sslRequest(CAPS | SSL)));
+      h.client(packet(2, Wire.handshakeResponse(CAPS | SSL, "app", new byte[20], "mysql_native_password")));
+      h.server(packet(upstreamTls ? 3 : 2, Wire.ok(2)));
+      assertThat(h.tracker.inCommandPhase()).isTrue();
+      h.client(packet(0, changeUser));
+      if (upstreamTls) {
+        assertThat(h.server(packet(1, clearSwitch))).isEqualTo(packet(1, clearSwitch));
+        assertThat(h.client(packet(2, Wire.nul("secret")))).isEqualTo(packet(2, Wire.nul("secret")));
+        h.server(packet(3, Wire.ok(2)));
+        assertThat(h.profile().count(CommandType.CHANGE_USER)).isEqualTo(1);
+      } else {
+        assertThatThrownBy(() -> h.server(packet(1, clearSwitch)))
+            .isInstanceOf(ProtocolException.class)
+            .hasMessageContaining("mysql_clear_password");
+        // Commands are not renumbered: the ERR takes the refused packet's place as is.
+        assertThat(h.tracker.clientSeqOfServerPacket()).isEqualTo(1);
+      }
+    }
+  }
+
+  @Test
   void aHandshakeResponseTooShortToCarryALoginIsRejected() throws Exception {
     TrackerHarness h = new TrackerHarness(false, UpstreamTls.Mode.REQUIRED);
     h.server(packet(0, Wire.greeting("8.0.36", CAPS | SSL, "mysql_native_password")));
