@@ -285,7 +285,7 @@ public final class ProxyMain implements Callable<Integer> {
   private static final java.util.List<String> KNOWN_KEYS =
       java.util.List.of(
           "listen", "upstream", "admin", "connect-timeout", "threads", "max-shapes", "sample-sql",
-          "tls-cert", "tls-key", "upstream-tls", "upstream-ca");
+          "tls-cert", "tls-key", "upstream-tls", "upstream-ca", "transport");
 
   /** Reports the proxy's version for {@code --version}. */
   static final class Version implements CommandLine.IVersionProvider {

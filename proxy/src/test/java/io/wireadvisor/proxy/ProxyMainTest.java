@@ -85,7 +85,7 @@ class ProxyMainTest {
     new CommandLine(main).parseArgs("--upstream", "db:4000");
     assertThat(main.toConfig().upstreamTls().mode()).isEqualTo(UpstreamTls.Mode.OFF);
     Path file = dir.resolve("proxy.properties");
-    Files.writeString(file, "upstream=tidb:4000\nadmin=off\nupstream-tls=required\n");
+    Files.writeString(file, "upstream=tidb:4000\nadmin=off\nupstream-tls=required\ntransport=nio\n");
     ProxyMain fromFile = new ProxyMain();
     CommandLine cl = new CommandLine(fromFile);
     java.lang.reflect.Method m =
@@ -97,6 +97,7 @@ class ProxyMainTest {
     ProxyConfig cfg = fromFile.toConfig();
     assertThat(cfg.upstreamTls().mode()).isEqualTo(UpstreamTls.Mode.REQUIRED);
     assertThat(cfg.upstreamTls().ca()).isNull();
+    assertThat(cfg.transport()).isEqualTo(Transport.Kind.NIO); // every flag has its key
     assertThat(run("--upstream", "db:4000", "--admin", "off", "--upstream-tls", "yes")).isEqualTo(2);
     assertThat(err.toString()).contains("upstream TLS must be off, preferred or required, was 'yes'");
     assertThat(run("--upstream", "db:4000", "--admin", "off", "--upstream-ca", "/nonexistent.pem"))
