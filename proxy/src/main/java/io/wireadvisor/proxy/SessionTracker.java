@@ -604,9 +604,7 @@ final class SessionTracker {
           greeting(length, head);
           break;
         case AUTH:
-          if (clientTls && !upstreamTls) {
-            refuseCleartextUpstream(length, head);
-          }
+          refuseMismatchedPasswordExchange(length, head, headLength);
           if (headLength > 0) {
             int first = head[0] & 0xff;
             if (first == Packets.OK || first == Packets.ERR) {
@@ -630,29 +628,56 @@ final class SessionTracker {
   }
 
   /**
-   * With TLS only between client and proxy (not upstream), a client that is asked for its password in clear
-   * (caching_sha2_password or sha256_password full authentication, mysql_clear_password) would
-   * send it in clear, and the proxy would forward it over the plaintext upstream connection.
-   * Refuse instead: the password never leaves the client.
+   * Refuses a login in which the server asks for the password in full when the two legs would
+   * disagree about how to send it. A client sends the password in clear when its own connection
+   * is TLS and RSA-encrypted (or not at all) otherwise; a server (MySQL's caching_sha2_password
+   * and sha256_password, TiDB) accepts it in clear only over TLS and RSA-encrypted only without.
+   *
+   * <ul>
+   *   <li>Client TLS, plaintext upstream: the client's clear password would cross the upstream
+   *       unencrypted (also an auth switch to mysql_clear_password): refused, the password never
+   *       leaves the client.
+   *   <li>Plaintext client, TLS upstream: the client would RSA-encrypt (or ask for the server's
+   *       public key) where the server reads a clear password: the login cannot succeed, so it
+   *       is refused with the reason instead of the server's bare "access denied".
+   * </ul>
+   *
+   * With both legs TLS, or neither, both ends agree and everything passes through.
    */
-  private void refuseCleartextUpstream(int length, byte[] head) throws ProtocolException {
+  private void refuseMismatchedPasswordExchange(int length, byte[] head, int headLength)
+      throws ProtocolException {
+    if (clientTls == upstreamTls || headLength == 0) {
+      return;
+    }
     boolean fullAuth = length == 2 && head[0] == Packets.AUTH_MORE_DATA && head[1] == 0x04;
     String plugin = null;
     if (length > 1 && (head[0] & 0xff) == Packets.EOF) {
+      int limit = Math.min(length, headLength);
       int end = 1;
-      while (end < length && head[end] != 0) {
+      while (end < limit && head[end] != 0) {
         end++;
       }
       plugin = QueryPacket.sql(head, 1, end);
     }
-    if (fullAuth || "mysql_clear_password".equals(plugin) || "sha256_password".equals(plugin)) {
+    String what = fullAuth ? "caching_sha2_password full authentication" : plugin;
+    if (clientTls) {
+      if (fullAuth || "mysql_clear_password".equals(plugin) || "sha256_password".equals(plugin)) {
+        throw new ProtocolException(
+            Packets.ER_ACCESS_DENIED,
+            "the server asks for the password in full (" + what + "), which would cross the"
+                + " proxy's plaintext upstream connection; run the proxy with --upstream-tls,"
+                + " log in once without TLS (fills the server's cache for fast authentication)"
+                + " or use mysql_native_password");
+      }
+    } else if (fullAuth || "sha256_password".equals(plugin)) {
       throw new ProtocolException(
           Packets.ER_ACCESS_DENIED,
-          "the server asks for the password in full ("
-              + (fullAuth ? "caching_sha2_password full authentication" : plugin)
-              + "), which would cross the proxy's plaintext upstream connection; run the proxy"
-              + " with --upstream-tls, log in once without TLS (fills the server's cache for"
-              + " fast authentication) or use mysql_native_password");
+          "the server asks for the password in full (" + what + ") and, as the proxy's"
+              + " upstream connection is TLS, accepts it only in clear, but this client's"
+              + " connection to the proxy is plaintext, so it would send it RSA-encrypted;"
+              + " connect to the proxy with TLS (--tls-cert/--tls-key), log in once elsewhere"
+              + " (fills the server's cache for fast authentication) or use"
+              + " mysql_native_password");
     }
   }
 
@@ -777,9 +802,7 @@ final class SessionTracker {
         complete(first == Packets.ERR);
         return;
       case AUTH:
-        if (clientTls && !upstreamTls) {
-          refuseCleartextUpstream(length, head); // COM_CHANGE_USER is a login too
-        }
+        refuseMismatchedPasswordExchange(length, head, headLength); // COM_CHANGE_USER too
         if (first == Packets.OK || first == Packets.ERR) {
           clientInAuth = false;
           if (first == Packets.OK) {

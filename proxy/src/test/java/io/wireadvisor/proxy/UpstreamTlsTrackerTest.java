@@ -209,6 +209,39 @@ class UpstreamTlsTrackerTest {
     assertThat(h.tracker.clientSeqOfServerPacket()).isEqualTo(3);
   }
 
+  /**
+   * A plaintext client answers a request for its full password with RSA (or a public key
+   * request), which servers accept only without TLS: over a TLS upstream that login cannot work,
+   * so the client is told why instead of getting the server's bare "access denied".
+   */
+  @Test
+  void plaintextClientOverTlsUpstreamIsToldWhyAFullPasswordExchangeCannotWork() throws Exception {
+    for (byte[] ask :
+        new byte[][] {
+          bytes(0x01, 0x04), // caching_sha2_password: perform full authentication
+          concat(bytes(0xfe), Wire.nul("sha256_password"), new byte[20], bytes(0)),
+        }) {
+      TrackerHarness h = new TrackerHarness(false, UpstreamTls.Mode.REQUIRED);
+      h.server(packet(0, Wire.greeting("8.0.36", CAPS | SSL, "caching_sha2_password")));
+      h.client(packet(1, Wire.handshakeResponse(CAPS, "app", new byte[32], "caching_sha2_password")));
+      assertThat(h.tracker.takeStartUpstreamTls()).isTrue();
+      assertThatThrownBy(() -> h.server(packet(3, ask)))
+          .isInstanceOf(ProtocolException.class)
+          .hasMessageContaining("connect to the proxy with TLS");
+      // The ERR takes the place of server packet 3, which this client counts as 2.
+      assertThat(h.tracker.clientSeqOfServerPacket()).isEqualTo(2);
+    }
+    // An auth switch to mysql_clear_password is the client's own call: relayed, renumbered.
+    TrackerHarness h = new TrackerHarness(false, UpstreamTls.Mode.REQUIRED);
+    h.server(packet(0, Wire.greeting("8.0.36", CAPS | SSL, "caching_sha2_password")));
+    h.client(packet(1, Wire.handshakeResponse(CAPS, "app", new byte[32], "caching_sha2_password")));
+    byte[] clearSwitch = concat(bytes(0xfe), Wire.nul("mysql_clear_password"));
+    assertThat(h.server(packet(3, clearSwitch))).isEqualTo(packet(2, clearSwitch));
+    assertThat(h.client(packet(3, Wire.nul("secret")))).isEqualTo(packet(4, Wire.nul("secret")));
+    assertThat(h.server(packet(5, Wire.ok(2)))).isEqualTo(packet(4, Wire.ok(2)));
+    assertThat(h.tracker.inCommandPhase()).isTrue();
+  }
+
   @Test
   void changeUserAskingForAClearPasswordIsRefusedOnlyWhenTheUpstreamIsPlaintext() throws Exception {
     byte[] changeUser =
