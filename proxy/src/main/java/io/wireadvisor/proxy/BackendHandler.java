@@ -43,7 +43,8 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
     try {
       tracker.serverScanner().scan(in, out);
     } catch (ProtocolException e) {
-      // A greeting too large to hold (not a MySQL server), or a login the proxy refuses to relay.
+      // A greeting too large to hold (not a MySQL server), one without TLS when upstream TLS is
+      // required, or a login the proxy refuses to relay.
       Channels.releaseAll(out);
       ByteBuf err =
           tracker.awaitingGreeting()
@@ -51,7 +52,8 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
                   inbound.alloc(), e.code(), "wire-advisor proxy: upstream " + e.getMessage())
               : Packets.err(
                   inbound.alloc(),
-                  tracker.serverScanner().currentSeq() + 2, // next id, renumbered as under TLS
+                  // In place of the refused packet, numbered as the client would have seen it.
+                  tracker.clientSeqOfServerPacket(),
                   e.code(),
                   "28000",
                   "wire-advisor proxy: " + e.getMessage());

@@ -2,11 +2,14 @@ package io.wireadvisor.proxy;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
+import io.netty.handler.ssl.SslHandler;
+import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +24,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
   private SessionTracker tracker;
   private Channel backend;
   private boolean rejected;
+  /**
+   * Non-null while the upstream TLS handshake runs: client bytes read meanwhile (there should be
+   * none, the client waits for the server's answer) wait here in order instead of going up.
+   */
+  private List<ByteBuf> backlog;
 
   FrontendHandler(ProxyContext context) {
     this.context = context;
@@ -33,7 +41,11 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     context.stats.clientConnections.incrementAndGet();
     tracker =
         new SessionTracker(
-            context.recorder, context.stats, context::serverVersion, context.config.tls() != null);
+            context.recorder,
+            context.stats,
+            context::serverVersion,
+            context.config.tls() != null,
+            context.config.upstreamTls().mode());
     Bootstrap b =
         new Bootstrap()
             .group(inbound.eventLoop())
@@ -75,7 +87,17 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     countBytes(in.readableBytes());
+    if (backlog != null) {
+      backlog.add(in);
+      return;
+    }
+    process(ctx, in);
+  }
+
+  /** Scans and forwards one buffer of client bytes; releases {@code in}. */
+  private void process(ChannelHandlerContext ctx, ByteBuf in) {
     ByteBuf afterSslRequest = null;
+    boolean startUpstreamTls = false;
     try {
       tracker.clientScanner().scan(in, out);
       if (tracker.takeStartTls()) {
@@ -83,6 +105,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
         afterSslRequest = in.isReadable() ? in.readRetainedSlice(in.readableBytes()) : null;
         ctx.pipeline().addFirst("tls", context.config.tls().newHandler(ctx.alloc()));
         context.stats.tlsConnections.increment();
+      } else if (tracker.takeStartUpstreamTls()) {
+        startUpstreamTls = true;
+        backlog = new ArrayList<>(2);
+        if (in.isReadable()) {
+          backlog.add(in.readRetainedSlice(in.readableBytes()));
+        }
       }
     } catch (ProtocolException e) {
       Channels.releaseAll(out);
@@ -94,6 +122,111 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     Channels.forward(out, backend, ctx.channel());
     if (afterSslRequest != null) {
       ctx.pipeline().fireChannelRead(afterSslRequest);
+    }
+    if (startUpstreamTls) {
+      startUpstreamTls(ctx);
+    }
+  }
+
+  /**
+   * The client's HandshakeResponse is in and the upstream leg is TLS: sends the proxy's own
+   * SSLRequest in plaintext, puts the TLS handler first in the upstream pipeline (its handshake
+   * bytes follow the request on the wire), and sends the held HandshakeResponse once the
+   * handshake completed. The client is not read meanwhile.
+   */
+  private void startUpstreamTls(ChannelHandlerContext ctx) {
+    Channel inbound = ctx.channel();
+    inbound.config().setAutoRead(false);
+    // The client's next packet from the server answers its HandshakeResponse.
+    int errSeq = (tracker.clientScanner().currentSeq() + 1) & 0xff;
+    byte[] request = tracker.upstreamSslRequest();
+    byte[] response = tracker.upstreamHandshakeResponse();
+    if (backend == null || !backend.isActive()) {
+      releaseBacklog(); // the upstream's close already ends this client
+      return;
+    }
+    backend.writeAndFlush(Unpooled.wrappedBuffer(request), backend.voidPromise());
+    SslHandler tls =
+        context.config.upstreamTls().newHandler(
+            backend.alloc(),
+            context.config.upstreamHost(),
+            context.config.upstreamPort(),
+            context.config.connectTimeoutMillis());
+    backend.pipeline().addFirst("upstream-tls", tls);
+    tls.handshakeFuture()
+        .addListener(
+            f -> {
+              if (f.isSuccess()) {
+                context.stats.upstreamTlsConnections.increment();
+                backend.writeAndFlush(Unpooled.wrappedBuffer(response), backend.voidPromise());
+                resumeAfterUpstreamTls(ctx);
+              } else {
+                upstreamTlsFailed(inbound, errSeq, f.cause());
+              }
+            });
+  }
+
+  private void resumeAfterUpstreamTls(ChannelHandlerContext ctx) {
+    List<ByteBuf> waiting = backlog;
+    backlog = null;
+    for (ByteBuf b : waiting) {
+      if (rejected) {
+        b.release();
+      } else {
+        process(ctx, b);
+      }
+    }
+    if (!rejected && backend.isWritable()) {
+      ctx.channel().config().setAutoRead(true);
+    }
+  }
+
+  /** The upstream TLS handshake failed: this client gets an ERR saying why and is closed. */
+  private void upstreamTlsFailed(Channel inbound, int seq, Throwable cause) {
+    releaseBacklog();
+    if (rejected || !inbound.isActive()) {
+      backend.close();
+      return; // the client left (its close ended the handshake): not a TLS failure
+    }
+    context.stats.upstreamTlsFailures.increment();
+    rejected = true;
+    String why;
+    if (cause instanceof ClosedChannelException) {
+      why = "the server closed the connection during the TLS handshake";
+    } else if (cause == null || cause.getMessage() == null) {
+      why = cause == null ? "unknown cause" : cause.getClass().getName();
+    } else {
+      why = cause.getMessage();
+    }
+    if (context.config.upstreamTls().ca() != null && causedByCertificate(cause)) {
+      why = "the server's certificate does not verify against --upstream-ca "
+          + context.config.upstreamTls().ca() + " (" + why + ")";
+    }
+    String message =
+        "wire-advisor proxy: TLS to upstream " + context.config.upstreamAddress() + " failed: "
+            + why;
+    inbound
+        .writeAndFlush(
+            Packets.err(
+                inbound.alloc(), seq, Packets.ER_UNKNOWN_ERROR, Packets.SQLSTATE_LINK_FAILURE,
+                message))
+        .addListener(ChannelFutureListener.CLOSE);
+    backend.close();
+  }
+
+  private static boolean causedByCertificate(Throwable t) {
+    for (int depth = 0; t != null && depth < 10; t = t.getCause(), depth++) {
+      if (t instanceof java.security.cert.CertificateException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void releaseBacklog() {
+    if (backlog != null) {
+      Channels.releaseAll(backlog);
+      backlog = null;
     }
   }
 
@@ -136,6 +269,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     context.stats.bytesFromClients.add(uncountedBytes);
     uncountedBytes = 0;
     context.stats.clientConnections.decrementAndGet();
+    releaseBacklog();
     if (tracker != null) {
       tracker.close();
     }

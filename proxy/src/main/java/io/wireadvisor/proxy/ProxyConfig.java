@@ -23,6 +23,7 @@ public final class ProxyConfig {
   private final RecorderSettings recorderSettings;
   private final SslContext tls;
   private final Transport.Kind transport;
+  private final UpstreamTls upstreamTls;
 
   private ProxyConfig(
       String listenHost,
@@ -35,7 +36,8 @@ public final class ProxyConfig {
       int workerThreads,
       RecorderSettings recorderSettings,
       SslContext tls,
-      Transport.Kind transport) {
+      Transport.Kind transport,
+      UpstreamTls upstreamTls) {
     this.listenHost = Objects.requireNonNull(listenHost, "listenHost");
     this.listenPort = checkPort(listenPort, "listen");
     this.upstreamHost = Objects.requireNonNull(upstreamHost, "upstreamHost");
@@ -54,6 +56,7 @@ public final class ProxyConfig {
     this.recorderSettings = Objects.requireNonNull(recorderSettings, "recorderSettings");
     this.tls = tls;
     this.transport = Objects.requireNonNull(transport, "transport");
+    this.upstreamTls = Objects.requireNonNull(upstreamTls, "upstreamTls");
   }
 
   private static int checkPort(int port, String what) {
@@ -71,38 +74,39 @@ public final class ProxyConfig {
       String listenHost, int listenPort, String upstreamHost, int upstreamPort) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, null, -1, 5_000, 0,
-        RecorderSettings.defaults(), null, Transport.Kind.AUTO);
+        RecorderSettings.defaults(), null, Transport.Kind.AUTO, UpstreamTls.OFF);
   }
 
   /** Serves the admin HTTP endpoints on {@code host:port} (port 0 picks a free one). */
   public ProxyConfig withAdmin(String host, int port) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, Objects.requireNonNull(host), port,
-        connectTimeoutMillis, workerThreads, recorderSettings, tls, transport);
+        connectTimeoutMillis, workerThreads, recorderSettings, tls, transport, upstreamTls);
   }
 
   public ProxyConfig withConnectTimeoutMillis(int millis) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort, millis,
-        workerThreads, recorderSettings, tls, transport);
+        workerThreads, recorderSettings, tls, transport, upstreamTls);
   }
 
   /** Event-loop threads for connections; 0 means one per core. */
   public ProxyConfig withWorkerThreads(int threads) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
-        connectTimeoutMillis, threads, recorderSettings, tls, transport);
+        connectTimeoutMillis, threads, recorderSettings, tls, transport, upstreamTls);
   }
 
   public ProxyConfig withRecorderSettings(RecorderSettings settings) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
-        connectTimeoutMillis, workerThreads, settings, tls, transport);
+        connectTimeoutMillis, workerThreads, settings, tls, transport, upstreamTls);
   }
 
   /**
    * Terminates client TLS with this certificate chain and PKCS#8 private key (PEM files): the
-   * proxy offers CLIENT_SSL and handles the SSLRequest; the upstream connection stays plaintext.
+   * proxy offers CLIENT_SSL and handles the SSLRequest; the upstream connection is plaintext
+   * unless {@link #withUpstreamTls} says otherwise.
    *
    * @throws IllegalArgumentException when the files cannot be read as a certificate and key
    */
@@ -117,7 +121,7 @@ public final class ProxyConfig {
     }
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
-        connectTimeoutMillis, workerThreads, recorderSettings, context, transport);
+        connectTimeoutMillis, workerThreads, recorderSettings, context, transport, upstreamTls);
   }
 
   /**
@@ -130,7 +134,28 @@ public final class ProxyConfig {
   public ProxyConfig withTransport(String kind) {
     return new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
-        connectTimeoutMillis, workerThreads, recorderSettings, tls, Transport.Kind.parse(kind));
+        connectTimeoutMillis, workerThreads, recorderSettings, tls, Transport.Kind.parse(kind),
+        upstreamTls);
+  }
+
+  /**
+   * TLS to the upstream: {@code "off"} (the default: plaintext), {@code "preferred"} (when the
+   * server's greeting offers CLIENT_SSL) or {@code "required"} (a server without it is refused).
+   *
+   * @param caPem PEM file of CAs the server's certificate chain must lead to, or null to accept
+   *     any server certificate (encrypted, not authenticated)
+   * @throws IllegalArgumentException for another mode, a CA with mode off, or an unreadable CA
+   */
+  public ProxyConfig withUpstreamTls(String mode, File caPem) {
+    return new ProxyConfig(
+        listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
+        connectTimeoutMillis, workerThreads, recorderSettings, tls, transport,
+        UpstreamTls.of(UpstreamTls.Mode.parse(mode), caPem));
+  }
+
+  /** TLS to the upstream server (mode off unless configured). */
+  public UpstreamTls upstreamTls() {
+    return upstreamTls;
   }
 
   Transport.Kind transport() {

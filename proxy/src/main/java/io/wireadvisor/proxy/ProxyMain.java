@@ -30,11 +30,11 @@ import picocli.CommandLine.Option;
       "A MySQL-protocol proxy: point any application (any language, any driver) at --listen;"
           + " it forwards every byte to --upstream unchanged and classifies the traffic into the"
           + " same traffic profile the wire-advisor agent writes.",
-      "TLS: with --tls-cert/--tls-key the proxy terminates client TLS (the upstream connection"
-          + " stays plaintext). Without them CLIENT_SSL is removed from the server greeting, so"
-          + " clients that prefer TLS fall back to plaintext and clients that require it fail with"
-          + " a clear error. CLIENT_COMPRESS is always removed (compression is never negotiated"
-          + " through the proxy).",
+      "TLS: with --tls-cert/--tls-key the proxy terminates client TLS. Without them CLIENT_SSL is"
+          + " removed from the server greeting, so clients that prefer TLS fall back to plaintext"
+          + " and clients that require it fail with a clear error. The upstream leg is separate:"
+          + " plaintext unless --upstream-tls says otherwise. CLIENT_COMPRESS is always removed"
+          + " (compression is never negotiated through the proxy).",
       ""
     },
     footer = {
@@ -72,7 +72,7 @@ public final class ProxyMain implements Callable<Integer> {
       paramLabel = "PEM",
       description =
           "Terminate client TLS with this certificate chain (PEM); needs --tls-key. The upstream"
-              + " connection stays plaintext. Without it CLIENT_SSL is not offered.")
+              + " leg is set by --upstream-tls. Without it CLIENT_SSL is not offered.")
   Path tlsCert;
 
   @Option(
@@ -82,10 +82,30 @@ public final class ProxyMain implements Callable<Integer> {
   Path tlsKey;
 
   @Option(
+      names = "--upstream-tls",
+      paramLabel = "off|preferred|required",
+      defaultValue = "off",
+      description =
+          "TLS between proxy and upstream: off (plaintext), preferred (TLS when the server's"
+              + " greeting offers CLIENT_SSL), required (a server without it is refused: the"
+              + " client gets an ERR). Needed for servers with require_secure_transport (TiDB"
+              + " Cloud, managed MySQL). Default: ${DEFAULT-VALUE}.")
+  String upstreamTls;
+
+  @Option(
+      names = "--upstream-ca",
+      paramLabel = "PEM",
+      description =
+          "Verify the upstream's certificate chain against these CA certificates (PEM); the host"
+              + " name is not checked. Without it any server certificate is accepted: encrypted"
+              + " but not authenticated (an attacker on the path could pose as the server).")
+  Path upstreamCa;
+
+  @Option(
       names = "--connect-timeout",
       paramLabel = "MILLIS",
       defaultValue = "5000",
-      description = "How long to wait for the upstream's TCP connect before the client gets an ERR (default: ${DEFAULT-VALUE}).")
+      description = "How long to wait for the upstream's TCP connect (and its TLS handshake) before the client gets an ERR (default: ${DEFAULT-VALUE}).")
   int connectTimeoutMillis;
 
   @Option(
@@ -185,7 +205,9 @@ public final class ProxyMain implements Callable<Integer> {
             + cfg.upstreamAddress()
             + (proxy.adminPort() >= 0
                 ? ", admin http://" + cfg.adminHost() + ":" + proxy.adminPort() + "/"
-                : ", admin off"));
+                : ", admin off")
+            + ", "
+            + cfg.upstreamTls().describe());
     stop.await();
     return 0;
   }
@@ -215,6 +237,7 @@ public final class ProxyMain implements Callable<Integer> {
     if (tlsCert != null) {
       cfg = cfg.withTls(tlsCert.toFile(), tlsKey.toFile());
     }
+    cfg = cfg.withUpstreamTls(upstreamTls, upstreamCa == null ? null : upstreamCa.toFile());
     if (!"off".equalsIgnoreCase(admin.trim())) {
       HostPort a = HostPort.parse(admin, "127.0.0.1");
       cfg = cfg.withAdmin(a.host(), a.port());
@@ -262,7 +285,7 @@ public final class ProxyMain implements Callable<Integer> {
   private static final java.util.List<String> KNOWN_KEYS =
       java.util.List.of(
           "listen", "upstream", "admin", "connect-timeout", "threads", "max-shapes", "sample-sql",
-          "tls-cert", "tls-key");
+          "tls-cert", "tls-key", "upstream-tls", "upstream-ca", "transport");
 
   /** Reports the proxy's version for {@code --version}. */
   static final class Version implements CommandLine.IVersionProvider {

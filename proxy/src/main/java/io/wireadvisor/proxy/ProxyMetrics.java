@@ -34,6 +34,8 @@ final class ProxyMetrics implements MeterBinder {
     counter(registry, "wireadvisor.proxy.upstream.bytes", "Bytes received from the upstream server (added per MiB and at connection close)", "bytes", s.bytesFromServer);
     counter(registry, "wireadvisor.proxy.connections.accepted", "Client connections accepted", null, s.connectionsAccepted);
     counter(registry, "wireadvisor.proxy.tls.connections", "Client connections that switched to TLS at the proxy", null, s.tlsConnections);
+    counter(registry, "wireadvisor.proxy.upstream.tls.connections", "Upstream connections that completed a TLS handshake", null, s.upstreamTlsConnections);
+    counter(registry, "wireadvisor.proxy.upstream.tls.failures", "Upstream TLS handshakes that failed", null, s.upstreamTlsFailures);
     counter(registry, "wireadvisor.proxy.upstream.connect.failures", "Upstream connection attempts that failed", null, s.upstreamConnectFailures);
     counter(registry, "wireadvisor.proxy.upstream.lost", "Upstream connections lost during a command (the client got an ERR)", null, s.upstreamLostMidCommand);
     counter(registry, "wireadvisor.proxy.client.protocol.errors", "Client connections closed for breaking the protocol", null, s.clientProtocolErrors);

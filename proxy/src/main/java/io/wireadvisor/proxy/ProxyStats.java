@@ -18,6 +18,10 @@ final class ProxyStats {
   final LongAdder closesOfUnknownStatements = new LongAdder();
   /** Client connections that switched to TLS (terminated by the proxy). */
   final LongAdder tlsConnections = new LongAdder();
+  /** Upstream connections that completed a TLS handshake (--upstream-tls). */
+  final LongAdder upstreamTlsConnections = new LongAdder();
+  /** Upstream TLS handshakes that failed (bad certificate, protocol mismatch, timeout...). */
+  final LongAdder upstreamTlsFailures = new LongAdder();
   /** COM_STMT_PREPARE answered with ERR. */
   final LongAdder preparesFailed = new LongAdder();
 

@@ -125,10 +125,29 @@ final class SessionTracker {
 
   /** The proxy terminates TLS: CLIENT_SSL is offered to clients. */
   private final boolean tlsOffered;
+  /** When the proxy talks TLS to the upstream (decided per connection by the greeting). */
+  private final UpstreamTls.Mode upstreamMode;
   /** The client sent an SSLRequest; the TLS layer must be started before its next bytes. */
   private boolean startTls;
-  /** TLS is on between client and proxy (not upstream): auth packets are renumbered. */
-  private boolean tlsShift;
+  /** TLS is on between client and proxy (the client counted an SSLRequest). */
+  private boolean clientTls;
+  /** TLS is on between proxy and server (the server counts the proxy's SSLRequest). */
+  private boolean upstreamTls;
+  /**
+   * Added to the sequence id of each client auth packet on its way up (and subtracted from each
+   * server auth packet on its way down): each TLS leg counts one SSLRequest the other leg never
+   * saw. 0 when both or neither leg is TLS; auth packets are held (and renumbered) otherwise.
+   */
+  private int authShift;
+  /**
+   * Set when the client's HandshakeResponse arrived and the upstream leg is TLS: the caller must
+   * send {@link #upstreamSslRequest}, start TLS on the upstream channel, then send {@link
+   * #upstreamHandshakeResponse}.
+   */
+  private boolean startUpstreamTls;
+
+  private byte[] upstreamSslRequest;
+  private byte[] upstreamHandshakeResponse;
 
   /**
    * @param serverVersionListener told the server's version string from the greeting, once
@@ -146,7 +165,21 @@ final class SessionTracker {
       ProxyStats stats,
       Consumer<String> serverVersionListener,
       boolean tlsOffered) {
+    this(recorder, stats, serverVersionListener, tlsOffered, UpstreamTls.Mode.OFF);
+  }
+
+  /**
+   * @param tlsOffered the proxy terminates client TLS (offers CLIENT_SSL, handles SSLRequest)
+   * @param upstreamMode when the proxy talks TLS to the upstream
+   */
+  SessionTracker(
+      ProfileRecorder recorder,
+      ProxyStats stats,
+      Consumer<String> serverVersionListener,
+      boolean tlsOffered,
+      UpstreamTls.Mode upstreamMode) {
     this.tlsOffered = tlsOffered;
+    this.upstreamMode = upstreamMode;
     this.recorder = recorder;
     this.stats = stats;
     this.connection = recorder.openConnection();
@@ -176,6 +209,46 @@ final class SessionTracker {
     boolean start = startTls;
     startTls = false;
     return start;
+  }
+
+  /**
+   * True once, right after the client's HandshakeResponse was scanned when the upstream leg is
+   * TLS: the response was not forwarded; the caller sends {@link #upstreamSslRequest()}, puts
+   * the TLS layer in front of the upstream channel, and after its handshake sends {@link
+   * #upstreamHandshakeResponse()}. Nothing else may go upstream in between.
+   */
+  boolean takeStartUpstreamTls() {
+    boolean start = startUpstreamTls;
+    startUpstreamTls = false;
+    return start;
+  }
+
+  /** The SSLRequest packet (header included) to send upstream in plaintext; once. */
+  byte[] upstreamSslRequest() {
+    byte[] b = upstreamSslRequest;
+    upstreamSslRequest = null;
+    return b;
+  }
+
+  /** The client's HandshakeResponse (header included) to send upstream under TLS; once. */
+  byte[] upstreamHandshakeResponse() {
+    byte[] b = upstreamHandshakeResponse;
+    upstreamHandshakeResponse = null;
+    return b;
+  }
+
+  /** True once this connection's upstream leg is (to be) TLS. */
+  boolean upstreamTls() {
+    return upstreamTls;
+  }
+
+  /**
+   * The client's sequence id for the server packet read last (the one being answered in its
+   * place by an ERR): auth packets are renumbered while only one leg is TLS.
+   */
+  int clientSeqOfServerPacket() {
+    int shift = phase == Phase.AUTH ? authShift : 0;
+    return (serverScanner.currentSeq() - shift) & 0xff;
   }
 
   /** True until the server's greeting has been seen. */
@@ -226,7 +299,7 @@ final class SessionTracker {
   private final class ClientSide implements PacketScanner.Handler {
     @Override
     public boolean holdNextPacket() {
-      return phase == Phase.HANDSHAKE_RESPONSE || (phase == Phase.AUTH && tlsShift);
+      return phase == Phase.HANDSHAKE_RESPONSE || (phase == Phase.AUTH && authShift != 0);
     }
 
     @Override
@@ -265,7 +338,7 @@ final class SessionTracker {
         throws ProtocolException {
       switch (phase) {
         case HANDSHAKE_RESPONSE:
-          return handshakeResponse(length, head);
+          return handshakeResponse(length, seq, head);
         case COMMAND:
           break;
         default:
@@ -293,7 +366,7 @@ final class SessionTracker {
     }
   }
 
-  private int handshakeResponse(int length, byte[] head) throws ProtocolException {
+  private int handshakeResponse(int length, int seq, byte[] head) throws ProtocolException {
     if (length < 4) {
       throw ProtocolException.malformed("handshake response of " + length + " bytes");
     }
@@ -305,19 +378,17 @@ final class SessionTracker {
             "TLS was requested but this wire-advisor proxy does not terminate TLS (CLIENT_SSL is"
                 + " not offered); connect without TLS");
       }
-      if (!tlsShift) {
+      if (!clientTls) {
         if (length != 32) {
           throw ProtocolException.malformed("SSLRequest of " + length + " bytes, not 32");
         }
-        // The SSLRequest stays here: TLS ends at the proxy, the upstream sees a plain login.
+        // The SSLRequest stays here: client TLS ends at the proxy; the upstream leg has its own.
         startTls = true;
-        tlsShift = true;
-        clientScanner.heldSeqShift(-1);
-        serverScanner.heldSeqShift(1);
+        clientTls = true;
         return PacketScanner.DROP_AND_STOP;
       }
       caps &= ~Capabilities.CLIENT_SSL;
-    } else if (tlsShift) {
+    } else if (clientTls) {
       throw ProtocolException.malformed("handshake response without CLIENT_SSL after TLS");
     }
     if ((caps & Capabilities.CLIENT_PROTOCOL_41) == 0) {
@@ -325,17 +396,51 @@ final class SessionTracker {
     }
     // Not offered, so a client that sets them anyway would desynchronize framing: clear them.
     caps &= ~(Capabilities.CLIENT_COMPRESS | Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM);
-    head[0] = (byte) caps;
-    head[1] = (byte) (caps >>> 8);
-    head[2] = (byte) (caps >>> 16);
-    head[3] = (byte) (caps >>> 24);
     clientCapabilities = caps;
     int negotiated = caps & serverCapabilities;
     deprecateEof = (negotiated & Capabilities.CLIENT_DEPRECATE_EOF) != 0;
     queryAttributes = (negotiated & Capabilities.CLIENT_QUERY_ATTRIBUTES) != 0;
     optionalMetadata = (negotiated & Capabilities.CLIENT_OPTIONAL_RESULTSET_METADATA) != 0;
     phase = Phase.AUTH;
-    return PacketScanner.FORWARD;
+    authShift = (upstreamTls ? 1 : 0) - (clientTls ? 1 : 0);
+    // Set now, not at the SSLRequest or the greeting: the shift applies from this packet on.
+    clientScanner.heldSeqShift(authShift);
+    serverScanner.heldSeqShift(-authShift);
+    if (!upstreamTls) {
+      putInt32(head, 0, caps);
+      return PacketScanner.FORWARD;
+    }
+    // HandshakeResponse41 starts like an SSLRequest (flags, max packet, charset, 23 zero
+    // bytes), then the user name: anything shorter is not a login.
+    if (length < 33) {
+      throw ProtocolException.malformed("handshake response of " + length + " bytes");
+    }
+    putInt32(head, 0, caps | Capabilities.CLIENT_SSL);
+    int upstreamSeq = (seq + authShift - 1) & 0xff; // the SSLRequest takes the response's place
+    byte[] request = new byte[Packets.HEADER_LENGTH + 32];
+    putHeader(request, 32, upstreamSeq);
+    System.arraycopy(head, 0, request, Packets.HEADER_LENGTH, 9);
+    byte[] response = new byte[Packets.HEADER_LENGTH + length];
+    putHeader(response, length, upstreamSeq + 1);
+    System.arraycopy(head, 0, response, Packets.HEADER_LENGTH, length);
+    upstreamSslRequest = request;
+    upstreamHandshakeResponse = response;
+    startUpstreamTls = true;
+    return PacketScanner.DROP_AND_STOP;
+  }
+
+  private static void putInt32(byte[] b, int at, int v) {
+    b[at] = (byte) v;
+    b[at + 1] = (byte) (v >>> 8);
+    b[at + 2] = (byte) (v >>> 16);
+    b[at + 3] = (byte) (v >>> 24);
+  }
+
+  private static void putHeader(byte[] b, int length, int seq) {
+    b[0] = (byte) length;
+    b[1] = (byte) (length >>> 8);
+    b[2] = (byte) (length >>> 16);
+    b[3] = (byte) seq;
   }
 
   private void command(int length, int seq, byte[] head, int headLength)
@@ -479,7 +584,7 @@ final class SessionTracker {
   private final class ServerSide implements PacketScanner.Handler {
     @Override
     public boolean holdNextPacket() {
-      return phase == Phase.GREETING || (phase == Phase.AUTH && tlsShift);
+      return phase == Phase.GREETING || (phase == Phase.AUTH && authShift != 0);
     }
 
     @Override
@@ -499,9 +604,7 @@ final class SessionTracker {
           greeting(length, head);
           break;
         case AUTH:
-          if (tlsShift) {
-            refuseCleartextUpstream(length, head);
-          }
+          refuseMismatchedPasswordExchange(length, head, headLength);
           if (headLength > 0) {
             int first = head[0] & 0xff;
             if (first == Packets.OK || first == Packets.ERR) {
@@ -525,35 +628,66 @@ final class SessionTracker {
   }
 
   /**
-   * With TLS only between client and proxy, a client that is asked for its password in clear
-   * (caching_sha2_password or sha256_password full authentication, mysql_clear_password) would
-   * send it in clear, and the proxy would forward it over the plaintext upstream connection.
-   * Refuse instead: the password never leaves the client.
+   * Refuses a login in which the server asks for the password in full when the two legs would
+   * disagree about how to send it. A client sends the password in clear when its own connection
+   * is TLS and RSA-encrypted (or not at all) otherwise; a server (MySQL's caching_sha2_password
+   * and sha256_password, TiDB) accepts it in clear only over TLS and RSA-encrypted only without.
+   *
+   * <ul>
+   *   <li>Client TLS, plaintext upstream: the client's clear password would cross the upstream
+   *       unencrypted (also an auth switch to mysql_clear_password): refused, the password never
+   *       leaves the client.
+   *   <li>Plaintext client, TLS upstream: the client would RSA-encrypt (or ask for the server's
+   *       public key) where the server reads a clear password: the login cannot succeed, so it
+   *       is refused with the reason instead of the server's bare "access denied".
+   * </ul>
+   *
+   * With both legs TLS, or neither, both ends agree and everything passes through.
    */
-  private void refuseCleartextUpstream(int length, byte[] head) throws ProtocolException {
+  private void refuseMismatchedPasswordExchange(int length, byte[] head, int headLength)
+      throws ProtocolException {
+    if (clientTls == upstreamTls || headLength == 0) {
+      return;
+    }
     boolean fullAuth = length == 2 && head[0] == Packets.AUTH_MORE_DATA && head[1] == 0x04;
     String plugin = null;
     if (length > 1 && (head[0] & 0xff) == Packets.EOF) {
+      int limit = Math.min(length, headLength);
       int end = 1;
-      while (end < length && head[end] != 0) {
+      while (end < limit && head[end] != 0) {
         end++;
       }
       plugin = QueryPacket.sql(head, 1, end);
     }
-    if (fullAuth || "mysql_clear_password".equals(plugin) || "sha256_password".equals(plugin)) {
+    String what = fullAuth ? "caching_sha2_password full authentication" : plugin;
+    if (clientTls) {
+      if (fullAuth || "mysql_clear_password".equals(plugin) || "sha256_password".equals(plugin)) {
+        throw new ProtocolException(
+            Packets.ER_ACCESS_DENIED,
+            "the server asks for the password in full (" + what + "), which would cross the"
+                + " proxy's plaintext upstream connection; run the proxy with --upstream-tls,"
+                + " log in once without TLS (fills the server's cache for fast authentication)"
+                + " or use mysql_native_password");
+      }
+    } else if (fullAuth || "sha256_password".equals(plugin)) {
       throw new ProtocolException(
           Packets.ER_ACCESS_DENIED,
-          "the server asks for the password in full ("
-              + (fullAuth ? "caching_sha2_password full authentication" : plugin)
-              + "), which would cross the proxy's plaintext upstream connection; log in once"
-              + " without TLS (fills the server's cache for fast authentication) or use"
+          "the server asks for the password in full (" + what + ") and, as the proxy's"
+              + " upstream connection is TLS, accepts it only in clear, but this client's"
+              + " connection to the proxy is plaintext, so it would send it RSA-encrypted;"
+              + " connect to the proxy with TLS (--tls-cert/--tls-key), log in once elsewhere"
+              + " (fills the server's cache for fast authentication) or use"
               + " mysql_native_password");
     }
   }
 
-  private void greeting(int length, byte[] head) {
-    if (length == 0 || (head[0] & 0xff) == Packets.ERR || head[0] != 10) {
-      phase = Phase.OPAQUE; // refused (too many connections...) or a protocol we do not follow
+  private void greeting(int length, byte[] head) throws ProtocolException {
+    if (length > 0 && (head[0] & 0xff) == Packets.ERR) {
+      phase = Phase.OPAQUE; // refused (too many connections...): the client reads why
+      return;
+    }
+    if (length == 0 || head[0] != 10) {
+      unreadableGreeting(); // a protocol we do not follow
       return;
     }
     int p = 1;
@@ -564,7 +698,7 @@ final class SessionTracker {
     p++; // NUL
     p += 4 + 8 + 1; // connection id, auth-plugin-data part 1, filler
     if (p + 2 > length) {
-      phase = Phase.OPAQUE;
+      unreadableGreeting();
       return;
     }
     int lowerAt = p;
@@ -574,6 +708,15 @@ final class SessionTracker {
       upperAt = p + 2 + 1 + 2;
       caps |= Packets.uint16(head, upperAt) << 16;
     }
+    boolean serverOffersTls = (caps & Capabilities.CLIENT_SSL) != 0;
+    if (upstreamMode == UpstreamTls.Mode.REQUIRED && !serverOffersTls) {
+      throw new ProtocolException(
+          Packets.ER_UNKNOWN_ERROR,
+          "server " + version + " does not offer TLS (no CLIENT_SSL in its greeting) and the"
+              + " proxy runs with --upstream-tls required: the login is not sent in plaintext");
+    }
+    // The upstream leg only: what the client is offered depends on client TLS alone.
+    upstreamTls = upstreamMode != UpstreamTls.Mode.OFF && serverOffersTls;
     caps &=
         ~(Capabilities.CLIENT_SSL
             | Capabilities.CLIENT_COMPRESS
@@ -596,6 +739,19 @@ final class SessionTracker {
     serverCapabilities = caps;
     phase = Phase.HANDSHAKE_RESPONSE;
     serverVersionListener.accept(version);
+  }
+
+  /**
+   * A greeting this tracker cannot follow: forwarded unchanged (opaque), unless upstream TLS is
+   * required, because the login would then cross the upstream link in plaintext.
+   */
+  private void unreadableGreeting() throws ProtocolException {
+    if (upstreamMode == UpstreamTls.Mode.REQUIRED) {
+      throw ProtocolException.malformed(
+          "greeting is not a MySQL protocol 10 greeting the proxy can read, so it cannot start"
+              + " TLS as --upstream-tls required demands");
+    }
+    phase = Phase.OPAQUE;
   }
 
   private void startResponse(Pending p) {
@@ -633,7 +789,7 @@ final class SessionTracker {
     }
   }
 
-  private void response(int length, byte[] head, int headLength) {
+  private void response(int length, byte[] head, int headLength) throws ProtocolException {
     Pending p = ring[ringHead];
     p.responseStarted = true;
     int first = headLength > 0 ? head[0] & 0xff : -1;
@@ -646,6 +802,7 @@ final class SessionTracker {
         complete(first == Packets.ERR);
         return;
       case AUTH:
+        refuseMismatchedPasswordExchange(length, head, headLength); // COM_CHANGE_USER too
         if (first == Packets.OK || first == Packets.ERR) {
           clientInAuth = false;
           if (first == Packets.OK) {

@@ -25,7 +25,8 @@ class ProxyMainTest {
     for (String flag :
         new String[] {
           "--listen", "--upstream", "--admin", "--connect-timeout", "--threads", "--max-shapes",
-          "--sample-sql", "--config", "--tls-cert", "--tls-key", "--help", "--version"
+          "--sample-sql", "--config", "--tls-cert", "--tls-key", "--upstream-tls", "--upstream-ca",
+          "--help", "--version"
         }) {
       assertThat(help).as(flag).contains(flag);
     }
@@ -75,6 +76,33 @@ class ProxyMainTest {
     assertThat(main.toConfig().transport()).isEqualTo(Transport.Kind.NIO);
     assertThat(run("--upstream", "db:4000", "--admin", "off", "--transport", "io_uring")).isEqualTo(2);
     assertThat(err.toString()).contains("transport must be auto, epoll or nio, was 'io_uring'");
+  }
+
+  @Test
+  void upstreamTlsIsOffByDefaultComesFromTheConfigFileAndABadModeIsAUsageError(@TempDir Path dir)
+      throws Exception {
+    ProxyMain main = new ProxyMain();
+    new CommandLine(main).parseArgs("--upstream", "db:4000");
+    assertThat(main.toConfig().upstreamTls().mode()).isEqualTo(UpstreamTls.Mode.OFF);
+    Path file = dir.resolve("proxy.properties");
+    Files.writeString(file, "upstream=tidb:4000\nadmin=off\nupstream-tls=required\ntransport=nio\n");
+    ProxyMain fromFile = new ProxyMain();
+    CommandLine cl = new CommandLine(fromFile);
+    java.lang.reflect.Method m =
+        ProxyMain.class.getDeclaredMethod("configFileDefaults", String[].class);
+    m.setAccessible(true);
+    String[] args = {"--config", file.toString()};
+    cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
+    cl.parseArgs(args);
+    ProxyConfig cfg = fromFile.toConfig();
+    assertThat(cfg.upstreamTls().mode()).isEqualTo(UpstreamTls.Mode.REQUIRED);
+    assertThat(cfg.upstreamTls().ca()).isNull();
+    assertThat(cfg.transport()).isEqualTo(Transport.Kind.NIO); // every flag has its key
+    assertThat(run("--upstream", "db:4000", "--admin", "off", "--upstream-tls", "yes")).isEqualTo(2);
+    assertThat(err.toString()).contains("upstream TLS must be off, preferred or required, was 'yes'");
+    assertThat(run("--upstream", "db:4000", "--admin", "off", "--upstream-ca", "/nonexistent.pem"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("--upstream-ca needs --upstream-tls preferred or required");
   }
 
   @Test

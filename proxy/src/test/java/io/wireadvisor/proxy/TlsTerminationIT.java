@@ -6,19 +6,11 @@ import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.testkit.DatabaseServer;
 import io.wireadvisor.testkit.RealDatabase;
 import java.io.File;
-import java.io.FileInputStream;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.PrivateKey;
-import java.security.cert.Certificate;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.Base64;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,28 +33,9 @@ class TlsTerminationIT {
 
   @BeforeAll
   static void generateCertificate() throws Exception {
-    Path store = dir.resolve("proxy.p12");
-    String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-    Process p =
-        new ProcessBuilder(
-                keytool, "-genkeypair", "-alias", "proxy", "-keyalg", "RSA", "-keysize", "2048",
-                "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2",
-                "-storetype", "PKCS12", "-keystore", store.toString(),
-                "-storepass", "test-only", "-keypass", "test-only")
-            .redirectErrorStream(true)
-            .start();
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-    assertThat(p.exitValue()).as(new String(p.getInputStream().readAllBytes())).isZero();
-    KeyStore ks = KeyStore.getInstance("PKCS12");
-    try (InputStream in = new FileInputStream(store.toFile())) {
-      ks.load(in, "test-only".toCharArray());
-    }
-    PrivateKey privateKey = (PrivateKey) ks.getKey("proxy", "test-only".toCharArray());
-    Certificate certificate = ks.getCertificate("proxy");
-    cert = dir.resolve("cert.pem").toFile();
-    key = dir.resolve("key.pem").toFile();
-    Files.writeString(cert.toPath(), pem("CERTIFICATE", certificate.getEncoded()));
-    Files.writeString(key.toPath(), pem("PRIVATE KEY", privateKey.getEncoded()));
+    TestCertificate generated = TestCertificate.generate(dir);
+    cert = generated.cert();
+    key = generated.key();
   }
 
   @AfterAll
@@ -105,11 +78,5 @@ class TlsTerminationIT {
       assertThat(p.proxy.stats().tlsConnections.sum()).isEqualTo(1);
       assertThat(p.proxy.clientProtocolErrors()).isZero();
     }
-  }
-
-  private static String pem(String type, byte[] der) {
-    return "-----BEGIN " + type + "-----\n"
-        + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
-        + "\n-----END " + type + "-----\n";
   }
 }

@@ -32,7 +32,15 @@ final class TrackerHarness {
 
   /** @param tls the proxy terminates client TLS */
   TrackerHarness(boolean tls) {
-    tracker = new SessionTracker(recorder, stats, versions::add, tls);
+    this(tls, UpstreamTls.Mode.OFF);
+  }
+
+  /**
+   * @param tls the proxy terminates client TLS
+   * @param upstream when the proxy talks TLS to the upstream
+   */
+  TrackerHarness(boolean tls, UpstreamTls.Mode upstream) {
+    tracker = new SessionTracker(recorder, stats, versions::add, tls, upstream);
   }
 
   /** Bytes from the server; returns what the proxy forwards to the client. */
