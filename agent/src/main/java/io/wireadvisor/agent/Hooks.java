@@ -299,6 +299,48 @@ public final class Hooks {
     }
   }
 
+  // ---- queryInterceptors ------------------------------------------------------------------
+
+  /** Stands for "the interceptors threw" in {@link #INTERCEPTED}. */
+  private static final Object INTERCEPTORS_THREW = new Object();
+
+  /**
+   * What {@code invokeQueryInterceptorsPre(Message, boolean)} last answered on this thread: the
+   * packet it returned (null: send as usual) or {@link #INTERCEPTORS_THREW}. Consumed by the
+   * {@code sendCommand} that called it, whose exit runs after the interceptors' (and after any
+   * command an interceptor ran itself, which consumes its own answer first).
+   */
+  private static final ThreadLocal<Object[]> INTERCEPTED =
+      new ThreadLocal<Object[]>() {
+        @Override
+        protected Object[] initialValue() {
+          return new Object[1];
+        }
+      };
+
+  /** The configured query interceptors answered a command packet (before it was sent). */
+  public static void interceptorsAnswered(Object packet, boolean threw) {
+    if (!active) {
+      return;
+    }
+    INTERCEPTED.get()[0] = threw ? INTERCEPTORS_THREW : packet;
+  }
+
+  /**
+   * Called by {@code sendCommand}'s exit when query interceptors are configured: true when the
+   * command never went out because an interceptor returned {@code response} in its place (or
+   * threw, so that {@code sendCommand} threw before sending). Clears what the interceptors said.
+   */
+  public static boolean shortCircuited(Object response, boolean threw) {
+    Object[] slot = INTERCEPTED.get();
+    Object answer = slot[0];
+    slot[0] = null;
+    if (answer == null) {
+      return false;
+    }
+    return threw ? answer == INTERCEPTORS_THREW : answer == response;
+  }
+
   // ---- client-side prepared statements --------------------------------------------------
 
   /** The template of the client-side prepared statement executing on this thread, if any. */

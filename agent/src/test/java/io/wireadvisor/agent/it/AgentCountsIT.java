@@ -87,6 +87,10 @@ class AgentCountsIT {
       list.add(Arguments.of(driver, "plain", cached, Variant.JAVAAGENT));
       list.add(Arguments.of(driver, "isolation", cached, Variant.JAVAAGENT));
     }
+    for (String driver : List.of(AgentFork.drivers().get(0), newest)) {
+      list.add(Arguments.of(driver, "intercepted", "useServerPrepStmts=true&queryInterceptors="
+          + io.wireadvisor.agent.it.app.LocalAnswerInterceptor.class.getName(), Variant.JAVAAGENT));
+    }
     list.add(Arguments.of(newest, "plain", "useConfigs=maxPerformance&useServerPrepStmts=true", Variant.JAVAAGENT));
     list.add(Arguments.of(newest, "hikari", cached, Variant.JAVAAGENT));
     list.add(Arguments.of(newest, "hikari", "useServerPrepStmts=false", Variant.JAVAAGENT));
@@ -172,6 +176,10 @@ class AgentCountsIT {
       }
       CounterSnapshot before = counters.snapshot();
       app.send("GO");
+      if (scenario.equals("intercepted")) {
+        // The interceptor really answered commands itself (else this scenario proves nothing).
+        assertThat(app.await("ANSWERED")).isEqualTo("ANSWERED " + io.wireadvisor.agent.it.app.WorkloadApp.ROUNDS);
+      }
       String[] done = app.await("DONE").trim().split(" ");
       int connections = Integer.parseInt(done[1]);
       int late = Integer.parseInt(done[2]);
@@ -376,6 +384,12 @@ class AgentCountsIT {
       if (variant != Variant.ATTACH) { // attached after the connection was made
         assertThat(p.probes().get(ProbeKind.VARIABLES_READ).causes()).containsKey("loadServerVariables");
       }
+    } else if (scenario.equals("intercepted")) {
+      // The locally answered SETs left no trace; the queries around them were all counted.
+      assertThat(p.shapes().values()).noneMatch(s -> s.digestText().contains("local_only"));
+      assertThat(shape(p, "select v from t where id = ?").count(Via.TEXT_EXECUTES))
+          .isEqualTo(io.wireadvisor.agent.it.app.WorkloadApp.ROUNDS + 1);
+      assertThat(shape(p, "select v from t where id = ?").count(Via.EXECUTES)).isEqualTo(1);
     } else if (scenario.equals("batch")) {
       ShapeStats insert = shape(p, "insert into t");
       assertThat(insert.count(Via.BATCHES)).isEqualTo(1);

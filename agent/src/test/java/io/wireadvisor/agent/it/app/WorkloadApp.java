@@ -107,6 +107,24 @@ public final class WorkloadApp {
           batches(c);
           break;
         }
+      case "intercepted":
+        {
+          // queryInterceptors=LocalAnswerInterceptor (in the URL) answers the marked texts
+          // itself: they never reach the server, and must not be counted.
+          Connection c = connect(url, user, password);
+          open.add(c);
+          try (Statement s = c.createStatement()) {
+            for (int i = 0; i < ROUNDS; i++) {
+              s.executeUpdate(LocalAnswerInterceptor.MARKER + " SET @local_only = " + i);
+              try (ResultSet rs = s.executeQuery("SELECT v FROM t WHERE id = " + (i % 5 + 1))) {
+                rs.next();
+              }
+            }
+          }
+          queries(c);
+          System.out.println("ANSWERED " + LocalAnswerInterceptor.ANSWERED.get());
+          break;
+        }
       case "hikari":
         {
           HikariRun h = new HikariRun(url, user, password);
