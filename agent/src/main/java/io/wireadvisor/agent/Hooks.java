@@ -320,9 +320,7 @@ public final class Hooks {
 
   /** The configured query interceptors answered a command packet (before it was sent). */
   public static void interceptorsAnswered(Object packet, boolean threw) {
-    if (!active) {
-      return;
-    }
+    // Not gated on activation: the slot is consumed by every sendCommand with interceptors.
     INTERCEPTED.get()[0] = threw ? INTERCEPTORS_THREW : packet;
   }
 
