@@ -152,6 +152,12 @@ public final class Hooks {
     METER_NANOS[type.ordinal()].add(latency);
 
     ConnState conn = CONNECTIONS.getOrCreate(protocol);
+    if (conn != null && conn.closed) {
+      // Closed without COM_QUIT. The driver reuses the protocol object when it reconnects
+      // (createNewIO): a command while connecting belongs to a new physical connection; any other
+      // is a straggler of the closed one (in flight when another thread aborted it, say).
+      conn = Causes.inConnect() ? CONNECTIONS.reopen(protocol) : null;
+    }
     ConnectionHandle ch = null;
     if (conn != null) {
       ch = conn.handleIn(w);
@@ -289,13 +295,35 @@ public final class Hooks {
     METER_NANOS[CommandType.QUIT.ordinal()].add(latency);
     ConnState conn = CONNECTIONS.get(protocol);
     if (conn != null) {
-      conn.handleIn(w).command();
-      ConnDescription d = conn.description;
-      if (d != null && !conn.ranStatements) {
-        // Closed without a statement: described as it stands, or no snapshot would see it.
-        register(d);
+      if (!conn.closed) {
+        conn.handleIn(w).command();
+        describeAtClose(conn);
       }
       CONNECTIONS.remove(protocol);
+    }
+  }
+
+  /**
+   * The driver closed the connection's socket without sending COM_QUIT: {@code
+   * NativeSession.forceClose()} (from {@code Connection.abort}, a forced close, a failed connect
+   * or reconnect) or a {@code NativeProtocol.quit()} that failed. May run on another thread than
+   * the connection's (abort). Nothing is counted: nothing was sent.
+   */
+  public static void closedWithoutQuit(Object protocol) {
+    if (!active || protocol == null) {
+      return;
+    }
+    ConnState conn = CONNECTIONS.markClosed(protocol);
+    if (conn != null) {
+      describeAtClose(conn);
+    }
+  }
+
+  /** A connection closed without a statement is described as it stands, or no snapshot would. */
+  private static void describeAtClose(ConnState conn) {
+    ConnDescription d = conn.description;
+    if (d != null && !conn.ranStatements) {
+      register(d);
     }
   }
 

@@ -14,6 +14,7 @@ import io.wireadvisor.agent.advice.CauseId;
 import io.wireadvisor.agent.advice.ClientPreparedExecuteAdvice;
 import io.wireadvisor.agent.advice.ConnectedAdvice;
 import io.wireadvisor.agent.advice.DriverCauseAdvice;
+import io.wireadvisor.agent.advice.ForcedCloseAdvice;
 import io.wireadvisor.agent.advice.InterceptorsPreAdvice;
 import io.wireadvisor.agent.advice.IsolationSetAdvice;
 import io.wireadvisor.agent.advice.PoolCauseAdvice;
@@ -150,7 +151,8 @@ final class Instrumenter {
             : sendCommand.bind(
                 new Advice.OffsetMapping.ForStackManipulation.OfDefaultValue<>(QueryInterceptors.class));
     b = b.visit(sendCommand.to(SendCommandAdvice.class).on(SEND_COMMAND))
-        .visit(Advice.to(QuitAdvice.class).on(QUIT));
+        .visit(Advice.to(QuitAdvice.class).on(QUIT))
+        .visit(Advice.to(ForcedCloseAdvice.class).on(named("releaseResources").and(takesArguments(0))));
     return interceptable ? b.visit(Advice.to(InterceptorsPreAdvice.class).on(INTERCEPTORS_PRE)) : b;
   }
 

@@ -90,6 +90,7 @@ class AgentCountsIT {
     for (String driver : List.of(AgentFork.drivers().get(0), newest)) {
       list.add(Arguments.of(driver, "intercepted", "useServerPrepStmts=true&queryInterceptors="
           + io.wireadvisor.agent.it.app.LocalAnswerInterceptor.class.getName(), Variant.JAVAAGENT));
+      list.add(Arguments.of(driver, "abort", "useServerPrepStmts=true", Variant.JAVAAGENT));
     }
     list.add(Arguments.of(newest, "plain", "useConfigs=maxPerformance&useServerPrepStmts=true", Variant.JAVAAGENT));
     list.add(Arguments.of(newest, "hikari", cached, Variant.JAVAAGENT));
@@ -140,7 +141,7 @@ class AgentCountsIT {
     cp.add(AgentFork.testClasses());
     String options = "profile=" + dir.resolve("final.json") + ",interval=0,quiet=true,sampleSql=true";
     int prometheusPort = -1;
-    if (variant == Variant.OWN_LIBRARIES) {
+    if (variant == Variant.OWN_LIBRARIES || scenario.equals("abort")) {
       try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
         prometheusPort = free.getLocalPort();
       }
@@ -204,6 +205,13 @@ class AgentCountsIT {
           assertThat(scraped).contains("wireadvisor_commands_total{type=\"" + t.wireName() + "\"} " + window.count(t) + "\n");
         }
         assertThat(scraped).contains("wireadvisor_active 1\n").contains("wireadvisor_command_latency_seconds_sum{type=\"COM_QUERY\"}");
+        // The aborted connection is closed already (it is still reachable: not the GC's doing).
+        assertThat(scraped).contains("wireadvisor_connections " + connections + "\n");
+      }
+      if (scenario.equals("abort")) {
+        // Aborted: no COM_QUIT sent or counted (on MariaDB a COM_QUIT would also have shown in
+        // the server's COM_QUERY, compared above).
+        assertThat(window.count(CommandType.QUIT)).isZero();
       }
 
       // 2. After the window: a USE (Connector/J's setCatalog is a COM_QUERY) and a COM_QUIT per
@@ -263,7 +271,8 @@ class AgentCountsIT {
       }
       assertThat(src.properties()).containsKeys("useServerPrepStmts", "cachePrepStmts", "prepStmtCacheSqlLimit");
       assertThat(src.properties().keySet()).noneMatch(Source::isSecret);
-      assertThat(window.connections().connections()).isEqualTo(scenario.equals("hikari") ? 1 : connections);
+      assertThat(window.connections().connections())
+          .isEqualTo(scenario.equals("hikari") ? 1 : scenario.equals("abort") ? connections + 1 : connections);
       checkShapes(scenario, properties, window, variant);
     }
   }

@@ -125,6 +125,21 @@ public final class WorkloadApp {
           System.out.println("ANSWERED " + LocalAnswerInterceptor.ANSWERED.get());
           break;
         }
+      case "abort":
+        {
+          // One connection stays open; another is aborted (socket closed, no COM_QUIT). The
+          // aborted one stays reachable, so only the agent's close hook can end it, not the GC.
+          Connection c = connect(url, user, password);
+          open.add(c);
+          queries(c);
+          aborted = connect(url, user, password);
+          queries(aborted);
+          aborted.abort(Runnable::run);
+          if (!aborted.isClosed()) {
+            throw new IllegalStateException("abort did not close the connection");
+          }
+          break;
+        }
       case "hikari":
         {
           HikariRun h = new HikariRun(url, user, password);
@@ -168,6 +183,8 @@ public final class WorkloadApp {
   }
 
   private static java.sql.Driver childDriver;
+  /** The connection the "abort" scenario aborted, kept reachable until the JVM exits. */
+  static Connection aborted;
 
   /**
    * Connects through DriverManager, or, with {@code -Dworkload.childDriver=<jar>}, through a
