@@ -152,6 +152,12 @@ public final class Hooks {
     METER_NANOS[type.ordinal()].add(latency);
 
     ConnState conn = CONNECTIONS.getOrCreate(protocol);
+    if (conn != null && conn.closed) {
+      // Closed without COM_QUIT. The driver reuses the protocol object when it reconnects
+      // (createNewIO): a command while connecting belongs to a new physical connection; any other
+      // is a straggler of the closed one (in flight when another thread aborted it, say).
+      conn = Causes.inConnect() ? CONNECTIONS.reopen(protocol) : null;
+    }
     ConnectionHandle ch = null;
     if (conn != null) {
       ch = conn.handleIn(w);
@@ -289,14 +295,76 @@ public final class Hooks {
     METER_NANOS[CommandType.QUIT.ordinal()].add(latency);
     ConnState conn = CONNECTIONS.get(protocol);
     if (conn != null) {
-      conn.handleIn(w).command();
-      ConnDescription d = conn.description;
-      if (d != null && !conn.ranStatements) {
-        // Closed without a statement: described as it stands, or no snapshot would see it.
-        register(d);
+      if (!conn.closed) {
+        conn.handleIn(w).command();
+        describeAtClose(conn);
       }
       CONNECTIONS.remove(protocol);
     }
+  }
+
+  /**
+   * The driver closed the connection's socket without sending COM_QUIT: {@code
+   * NativeSession.forceClose()} (from {@code Connection.abort}, a forced close, a failed connect
+   * or reconnect) or a {@code NativeProtocol.quit()} that failed. May run on another thread than
+   * the connection's (abort). Nothing is counted: nothing was sent.
+   */
+  public static void closedWithoutQuit(Object protocol) {
+    if (!active || protocol == null) {
+      return;
+    }
+    ConnState conn = CONNECTIONS.markClosed(protocol);
+    if (conn != null) {
+      describeAtClose(conn);
+    }
+  }
+
+  /** A connection closed without a statement is described as it stands, or no snapshot would. */
+  private static void describeAtClose(ConnState conn) {
+    ConnDescription d = conn.description;
+    if (d != null && !conn.ranStatements) {
+      register(d);
+    }
+  }
+
+  // ---- queryInterceptors ------------------------------------------------------------------
+
+  /** Stands for "the interceptors threw" in {@link #INTERCEPTED}. */
+  private static final Object INTERCEPTORS_THREW = new Object();
+
+  /**
+   * What {@code invokeQueryInterceptorsPre(Message, boolean)} last answered on this thread: the
+   * packet it returned (null: send as usual) or {@link #INTERCEPTORS_THREW}. Consumed by the
+   * {@code sendCommand} that called it, whose exit runs after the interceptors' (and after any
+   * command an interceptor ran itself, which consumes its own answer first).
+   */
+  private static final ThreadLocal<Object[]> INTERCEPTED =
+      new ThreadLocal<Object[]>() {
+        @Override
+        protected Object[] initialValue() {
+          return new Object[1];
+        }
+      };
+
+  /** The configured query interceptors answered a command packet (before it was sent). */
+  public static void interceptorsAnswered(Object packet, boolean threw) {
+    // Not gated on activation: the slot is consumed by every sendCommand with interceptors.
+    INTERCEPTED.get()[0] = threw ? INTERCEPTORS_THREW : packet;
+  }
+
+  /**
+   * Called by {@code sendCommand}'s exit when query interceptors are configured: true when the
+   * command never went out because an interceptor returned {@code response} in its place (or
+   * threw, so that {@code sendCommand} threw before sending). Clears what the interceptors said.
+   */
+  public static boolean shortCircuited(Object response, boolean threw) {
+    Object[] slot = INTERCEPTED.get();
+    Object answer = slot[0];
+    slot[0] = null;
+    if (answer == null) {
+      return false;
+    }
+    return threw ? answer == INTERCEPTORS_THREW : answer == response;
   }
 
   // ---- client-side prepared statements --------------------------------------------------

@@ -1,5 +1,6 @@
 package io.wireadvisor.agent;
 
+import static net.bytebuddy.matcher.ElementMatchers.fieldType;
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -13,9 +14,12 @@ import io.wireadvisor.agent.advice.CauseId;
 import io.wireadvisor.agent.advice.ClientPreparedExecuteAdvice;
 import io.wireadvisor.agent.advice.ConnectedAdvice;
 import io.wireadvisor.agent.advice.DriverCauseAdvice;
+import io.wireadvisor.agent.advice.ForcedCloseAdvice;
+import io.wireadvisor.agent.advice.InterceptorsPreAdvice;
 import io.wireadvisor.agent.advice.IsolationSetAdvice;
 import io.wireadvisor.agent.advice.PoolCauseAdvice;
 import io.wireadvisor.agent.advice.PreparedBatchAdvice;
+import io.wireadvisor.agent.advice.QueryInterceptors;
 import io.wireadvisor.agent.advice.QuitAdvice;
 import io.wireadvisor.agent.advice.SendCommandAdvice;
 import io.wireadvisor.agent.advice.StatementBatchAdvice;
@@ -24,6 +28,8 @@ import java.lang.instrument.Instrumentation;
 import java.util.concurrent.atomic.AtomicBoolean;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.field.FieldDescription;
+import net.bytebuddy.description.field.FieldList;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
@@ -55,6 +61,12 @@ final class Instrumenter {
           .and(returns(named("com.mysql.cj.protocol.a.NativePacketPayload")));
   private static final ElementMatcher.Junction<MethodDescription> QUIT =
       named("quit").and(takesArguments(0));
+  /** Called by sendCommand when queryInterceptors are set; a non-null answer is not sent. */
+  private static final ElementMatcher.Junction<MethodDescription> INTERCEPTORS_PRE =
+      named("invokeQueryInterceptorsPre")
+          .and(takesArguments(2))
+          .and(takesArgument(0, named("com.mysql.cj.protocol.Message")))
+          .and(takesArgument(1, boolean.class));
 
   private Instrumenter() {}
 
@@ -126,8 +138,22 @@ final class Instrumenter {
       return b;
     }
     matched = true;
-    return b.visit(Advice.to(SendCommandAdvice.class).on(SEND_COMMAND))
-        .visit(Advice.to(QuitAdvice.class).on(QUIT));
+    FieldList<FieldDescription.InDefinedShape> interceptors =
+        type.getDeclaredFields().filter(named("queryInterceptors").and(fieldType(java.util.List.class)));
+    boolean interceptable =
+        interceptors.size() == 1 && type.getDeclaredMethods().filter(INTERCEPTORS_PRE).size() == 1;
+    Advice.WithCustomMapping sendCommand = Advice.withCustomMapping();
+    // Connector/J 8.0.13 to 9.x have both; should a driver lack them, commands are counted as
+    // before (a short-circuited one included) rather than not at all.
+    sendCommand =
+        interceptable
+            ? sendCommand.bind(QueryInterceptors.class, interceptors.getOnly())
+            : sendCommand.bind(
+                new Advice.OffsetMapping.ForStackManipulation.OfDefaultValue<>(QueryInterceptors.class));
+    b = b.visit(sendCommand.to(SendCommandAdvice.class).on(SEND_COMMAND))
+        .visit(Advice.to(QuitAdvice.class).on(QUIT))
+        .visit(Advice.to(ForcedCloseAdvice.class).on(named("releaseResources").and(takesArguments(0))));
+    return interceptable ? b.visit(Advice.to(InterceptorsPreAdvice.class).on(INTERCEPTORS_PRE)) : b;
   }
 
   private static DynamicType.Builder<?> connection(

@@ -113,11 +113,13 @@ public class CommandHookBenchmark {
   }
 
   public static void main(String[] args) throws Exception {
-    new Runner(
-            new org.openjdk.jmh.runner.options.OptionsBuilder()
-                .parent(new CommandLineOptions(args))
-                .include(CommandHookBenchmark.class.getName())
-                .build())
-        .run();
+    CommandLineOptions cli = new CommandLineOptions(args);
+    org.openjdk.jmh.runner.options.ChainedOptionsBuilder options =
+        new org.openjdk.jmh.runner.options.OptionsBuilder().parent(cli);
+    // JMH ORs includes: adding the class's name would run every case despite a regex argument.
+    if (cli.getIncludes().isEmpty()) {
+      options.include(CommandHookBenchmark.class.getName());
+    }
+    new Runner(options.build()).run();
   }
 }

@@ -37,4 +37,44 @@ class HooksTest {
     Hooks.command(new Object(), null, 0, 0, null, true, false);
     assertThat(Hooks.window().recorder.snapshot().totalCommands()).isZero();
   }
+
+  @Test
+  void onlyTheVeryPacketAnInterceptorAnsweredIsTakenForAShortCircuit() {
+    Object answer = new Object();
+    Object sent = new Object();
+    assertThat(Hooks.shortCircuited(sent, false)).as("no interceptor answer").isFalse();
+
+    Hooks.interceptorsAnswered(answer, false);
+    assertThat(Hooks.shortCircuited(answer, false)).isTrue();
+    assertThat(Hooks.shortCircuited(answer, false)).as("consumed by its sendCommand").isFalse();
+
+    Hooks.interceptorsAnswered(null, false); // the interceptors let the command through
+    assertThat(Hooks.shortCircuited(sent, false)).isFalse();
+    Hooks.interceptorsAnswered(null, false);
+    assertThat(Hooks.shortCircuited(null, true)).as("sent, then failed").isFalse();
+
+    Hooks.interceptorsAnswered(answer, false);
+    assertThat(Hooks.shortCircuited(sent, false)).as("another response").isFalse();
+
+    Hooks.interceptorsAnswered(null, true); // an interceptor threw: sendCommand threw unsent
+    assertThat(Hooks.shortCircuited(null, true)).isTrue();
+    Hooks.interceptorsAnswered(null, true);
+    assertThat(Hooks.shortCircuited(null, false)).isFalse();
+  }
+
+  @Test
+  void aCommandAnInterceptorRunsItselfConsumesOnlyItsOwnAnswer() {
+    Object inner = new Object();
+    Object outer = new Object();
+    // outer sendCommand -> interceptor runs a command (answered locally) -> outer answered
+    Hooks.interceptorsAnswered(inner, false);
+    assertThat(Hooks.shortCircuited(inner, false)).isTrue();
+    Hooks.interceptorsAnswered(outer, false);
+    assertThat(Hooks.shortCircuited(outer, false)).isTrue();
+    // the same nesting where the inner command was sent and the outer one answered
+    Hooks.interceptorsAnswered(null, false);
+    assertThat(Hooks.shortCircuited(inner, false)).isFalse();
+    Hooks.interceptorsAnswered(outer, false);
+    assertThat(Hooks.shortCircuited(outer, false)).isTrue();
+  }
 }

@@ -5,7 +5,8 @@ import net.bytebuddy.asm.Advice;
 
 /**
  * Inlined into {@code NativeProtocol.quit()}, which sends COM_QUIT with {@code send(...)} rather
- * than {@code sendCommand}: when it returns normally the packet went out.
+ * than {@code sendCommand}: when it returns normally the packet went out. Either way it closes the
+ * socket; when it throws (the socket was already gone), the connection ended without COM_QUIT.
  */
 public final class QuitAdvice {
   private QuitAdvice() {}
@@ -20,6 +21,8 @@ public final class QuitAdvice {
       @Advice.This Object self, @Advice.Enter long start, @Advice.Thrown Throwable thrown) {
     if (thrown == null) {
       Hooks.quit(self, start);
+    } else {
+      Hooks.closedWithoutQuit(self);
     }
   }
 }

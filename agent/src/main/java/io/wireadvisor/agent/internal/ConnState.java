@@ -13,7 +13,8 @@ public final class ConnState extends WeakReference<Object> {
   public final StatementMap statements = new StatementMap();
   private final IdentitySet shapesSeen = new IdentitySet();
   private Window window;
-  private ConnectionHandle handle;
+  // Volatile: an abort on another thread closes it (end()).
+  private volatile ConnectionHandle handle;
   /**
    * Whether this connection's configuration is (or will be) recorded. A connection first seen
    * while it connects is described by the constructor advice; one first seen otherwise was open
@@ -33,6 +34,12 @@ public final class ConnState extends WeakReference<Object> {
   public volatile boolean registered;
   /** Whether a business statement registered a description of this connection (in any window). */
   public volatile boolean ranStatements;
+  /**
+   * Set when the driver closed the connection without COM_QUIT (abort, forced close after a
+   * failure), possibly from another thread. The state stays in the table so that a command still
+   * in flight on the closed connection does not bring it back as a new open one.
+   */
+  public volatile boolean closed;
 
   ConnState(Object protocol, boolean lateAttach) {
     super(protocol);

@@ -62,10 +62,10 @@ public final class ConnectionTable {
     return fresh;
   }
 
-  /** Calls {@code action} for every tracked connection that is still alive (no lock taken). */
+  /** Calls {@code action} for every tracked connection that is still open (no lock taken). */
   public void forEach(java.util.function.Consumer<ConnState> action) {
     for (ConnState s : table) {
-      if (s != null && s.get() != null) {
+      if (s != null && !s.closed && s.get() != null) {
         action.accept(s);
       }
     }
@@ -89,9 +89,45 @@ public final class ConnectionTable {
     return s;
   }
 
-  /** Every tracked connection whose object is still alive. */
+  /**
+   * Marks {@code conn} closed without COM_QUIT: its profile handle is closed now, and it stays in
+   * the table (until collected, or {@link #reopen}) so that a late command does not recreate it.
+   * Returns its state, or null when it was not tracked or already closed.
+   */
+  public synchronized ConnState markClosed(Object conn) {
+    ConnState s = get(conn);
+    if (s == null || s.closed) {
+      return null;
+    }
+    s.closed = true;
+    s.end();
+    return s;
+  }
+
+  /**
+   * A fresh state for {@code conn}, which the driver reconnected (it reuses the protocol object):
+   * a new physical connection, carrying over the old one's description.
+   */
+  public synchronized ConnState reopen(Object conn) {
+    ConnState old = remove(conn);
+    ConnState fresh = create(conn);
+    if (old != null && fresh != null) {
+      fresh.description = old.description;
+      fresh.described = old.described;
+    }
+    return fresh;
+  }
+
+  /** Every tracked connection whose object is still alive and that was not closed. */
   public synchronized int size() {
-    return purge(table);
+    purge(table);
+    int open = 0;
+    for (ConnState c : table) {
+      if (c != null && !c.closed && c.get() != null) {
+        open++;
+      }
+    }
+    return open;
   }
 
   /** Ends states whose connection was collected; returns the number of live ones. */

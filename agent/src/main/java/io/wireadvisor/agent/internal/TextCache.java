@@ -2,7 +2,11 @@ package io.wireadvisor.agent.internal;
 
 import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * SQL bytes as they go on the wire to their shape, without decoding them: a direct-mapped,
@@ -15,6 +19,14 @@ import java.nio.charset.StandardCharsets;
 public final class TextCache {
   /** Longer texts are decoded every time rather than kept. */
   static final int MAX_CACHED_BYTES = 16 * 1024;
+
+  /**
+   * {@code Arrays.equals(byte[], int, int, byte[], int, int)} (Java 9+), null on Java 8. The agent
+   * is compiled for Java 8, so it is reached through a method handle; a {@code static final} one
+   * is a constant to C2, which inlines {@code invokeExact} on it down to the vectorized mismatch
+   * intrinsic (a plain loop with an early exit is not vectorized: ~130 ns for 330 bytes).
+   */
+  static final MethodHandle RANGE_EQUALS = rangeEquals();
 
   private final Entry[] slots;
   private final int mask;
@@ -108,18 +120,56 @@ public final class TextCache {
     }
 
     boolean matches(byte[] buf, int from, int to) {
-      byte[] b = bytes;
-      int n = b.length;
-      if (n != to - from) {
+      return sameBytes(bytes, buf, from, to);
+    }
+  }
+
+  /**
+   * Whether {@code b} equals {@code buf[from, to)}: lengths first, then every byte (with the JDK's
+   * vectorized comparison when it has one).
+   */
+  static boolean sameBytes(byte[] b, byte[] buf, int from, int to) {
+    int n = b.length;
+    if (n != to - from) {
+      return false;
+    }
+    MethodHandle equals = RANGE_EQUALS;
+    if (equals != null) {
+      try {
+        return (boolean) equals.invokeExact(b, 0, n, buf, from, to);
+      } catch (Throwable e) {
+        // Only an out-of-range index could get here, and the loop reports it the same way.
+      }
+    }
+    return sameBytesByLoop(b, buf, from, to);
+  }
+
+  /** {@link #sameBytes} without the JDK's help (Java 8). */
+  static boolean sameBytesByLoop(byte[] b, byte[] buf, int from, int to) {
+    int n = b.length;
+    if (n != to - from) {
+      return false;
+    }
+    // Literals usually differ near the end (WHERE ... = 42): compare from the back.
+    for (int i = n - 1; i >= 0; i--) {
+      if (b[i] != buf[from + i]) {
         return false;
       }
-      // Literals usually differ near the end (WHERE ... = 42): compare from the back.
-      for (int i = n - 1; i >= 0; i--) {
-        if (b[i] != buf[from + i]) {
-          return false;
-        }
-      }
-      return true;
+    }
+    return true;
+  }
+
+  private static MethodHandle rangeEquals() {
+    try {
+      return MethodHandles.publicLookup()
+          .findStatic(
+              Arrays.class,
+              "equals",
+              MethodType.methodType(
+                  boolean.class, byte[].class, int.class, int.class, byte[].class, int.class,
+                  int.class));
+    } catch (NoSuchMethodException | IllegalAccessException | RuntimeException e) {
+      return null; // Java 8
     }
   }
 }

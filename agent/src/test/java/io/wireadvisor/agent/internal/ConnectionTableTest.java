@@ -2,6 +2,7 @@ package io.wireadvisor.agent.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.wireadvisor.profile.ConnectionMetric;
 import io.wireadvisor.profile.RecorderSettings;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,5 +57,56 @@ class ConnectionTableTest {
     var h2 = s.handleIn(second);
     assertThat(h2).isNotSameAs(h1);
     assertThat(second.recorder.snapshot().connections().connections()).isEqualTo(1);
+  }
+
+  @Test
+  void aConnectionClosedWithoutQuitEndsNowAndStaysClosed() {
+    Window w = new Window(RecorderSettings.defaults());
+    ConnectionTable table = new ConnectionTable();
+    Object aborted = new Object();
+    Object other = new Object();
+    ConnState s = table.getOrCreate(aborted);
+    var h = s.handleIn(w);
+    h.command();
+    table.getOrCreate(other).handleIn(w).command();
+    assertThat(table.size()).isEqualTo(2);
+
+    assertThat(table.markClosed(aborted)).isSameAs(s);
+    assertThat(s.closed).isTrue();
+    assertThat(table.size()).as("no longer open").isEqualTo(1);
+    assertThat(table.markClosed(aborted)).as("once").isNull();
+    assertThat(table.markClosed(new Object())).as("untracked").isNull();
+    // Kept (closed), so that a late command finds it rather than creating a new open one.
+    assertThat(table.getOrCreate(aborted)).isSameAs(s);
+    java.util.List<ConnState> open = new ArrayList<>();
+    table.forEach(open::add);
+    assertThat(open).hasSize(1).doesNotContain(s);
+
+    // Its values were taken at the close: a late command on its handle changes nothing.
+    h.command();
+    var commands = w.recorder.snapshot().connections().distribution(ConnectionMetric.COMMANDS);
+    assertThat(commands.count()).isEqualTo(2);
+    assertThat(commands.sum()).isEqualTo(2);
+  }
+
+  @Test
+  void aReconnectedProtocolIsANewConnectionWithTheOldDescription() {
+    Window w = new Window(RecorderSettings.defaults());
+    ConnectionTable table = new ConnectionTable();
+    Object protocol = new Object();
+    ConnState s = table.getOrCreate(protocol);
+    s.handleIn(w).command();
+    s.description =
+        new ConnDescription("9.5.0", "11.4.5", "REPEATABLE-READ", "jdbc:mysql://h/db", new java.util.TreeMap<>());
+    table.markClosed(protocol);
+
+    ConnState fresh = table.reopen(protocol);
+    assertThat(fresh).isNotSameAs(s);
+    assertThat(fresh.closed).isFalse();
+    assertThat(fresh.description).isSameAs(s.description);
+    assertThat(table.get(protocol)).isSameAs(fresh);
+    assertThat(table.size()).isEqualTo(1);
+    fresh.handleIn(w).command();
+    assertThat(w.recorder.snapshot().connections().connections()).isEqualTo(2);
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.wireadvisor.profile.RecorderSettings;
 import java.nio.charset.StandardCharsets;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class TextCacheTest {
@@ -55,5 +56,90 @@ class TextCacheTest {
   void utf8TextIsDecoded() {
     byte[] sql = "SELECT 'grüße' FROM dual".getBytes(StandardCharsets.UTF_8);
     assertThat(w.texts.lookup(sql, 0, sql.length).sql).isEqualTo("SELECT 'grüße' FROM dual");
+  }
+
+  @Test
+  void theJdkComparisonIsUsedWhereItExists() {
+    // The tests run on Java 17; on Java 8 the handle is null and the loop is used.
+    assertThat(TextCache.RANGE_EQUALS).isNotNull();
+  }
+
+  @Test
+  void bothComparisonsSeeEveryByteAtAnyOffset() {
+    byte[] text = ormSized();
+    for (int offset : new int[] {0, 1, 7}) {
+      byte[] buf = new byte[offset + text.length + 3];
+      System.arraycopy(text, 0, buf, offset, text.length);
+      int to = offset + text.length;
+      assertThat(TextCache.sameBytes(text, buf, offset, to)).isTrue();
+      assertThat(TextCache.sameBytesByLoop(text, buf, offset, to)).isTrue();
+      for (int at : new int[] {0, 1, text.length / 2, text.length - 2, text.length - 1}) {
+        byte[] changed = buf.clone();
+        changed[offset + at] ^= 1;
+        assertThat(TextCache.sameBytes(text, changed, offset, to)).as("byte %d", at).isFalse();
+        assertThat(TextCache.sameBytesByLoop(text, changed, offset, to)).as("byte %d", at).isFalse();
+      }
+      // Bytes outside [from, to) do not matter.
+      byte[] around = buf.clone();
+      if (offset > 0) {
+        around[offset - 1] ^= 1;
+      }
+      around[to] ^= 1;
+      assertThat(TextCache.sameBytes(text, around, offset, to)).isTrue();
+      assertThat(TextCache.sameBytesByLoop(text, around, offset, to)).isTrue();
+    }
+  }
+
+  @Test
+  void bothComparisonsRejectADifferentLengthWithTheSamePrefix() {
+    byte[] text = ormSized();
+    byte[] longer = new byte[text.length + 1];
+    System.arraycopy(text, 0, longer, 0, text.length);
+    assertThat(TextCache.sameBytes(text, longer, 0, longer.length)).isFalse();
+    assertThat(TextCache.sameBytesByLoop(text, longer, 0, longer.length)).isFalse();
+    assertThat(TextCache.sameBytes(text, text, 0, text.length - 1)).isFalse();
+    assertThat(TextCache.sameBytesByLoop(text, text, 0, text.length - 1)).isFalse();
+    assertThat(TextCache.sameBytes(new byte[0], text, 5, 5)).isTrue();
+    assertThat(TextCache.sameBytesByLoop(new byte[0], text, 5, 5)).isTrue();
+  }
+
+  @Test
+  void bothComparisonsAgreeOnRandomNearMisses() {
+    Random random = new Random(42);
+    for (int i = 0; i < 2_000; i++) {
+      byte[] a = new byte[random.nextInt(400)];
+      random.nextBytes(a);
+      int offset = random.nextInt(4);
+      byte[] buf = new byte[offset + a.length + random.nextInt(3)];
+      System.arraycopy(a, 0, buf, offset, a.length);
+      boolean flipped = a.length > 0 && random.nextBoolean();
+      if (flipped) {
+        buf[offset + random.nextInt(a.length)] ^= (byte) (1 + random.nextInt(255));
+      }
+      int to = offset + a.length;
+      assertThat(TextCache.sameBytes(a, buf, offset, to)).isEqualTo(!flipped);
+      assertThat(TextCache.sameBytesByLoop(a, buf, offset, to)).isEqualTo(!flipped);
+    }
+  }
+
+  @Test
+  void anOrmSizedTextThatDiffersOnlyInTheMiddleGetsItsOwnEntry() {
+    byte[] one = ormSized();
+    byte[] two = one.clone();
+    two[one.length / 2] = (byte) 'X';
+    TextCache.Entry first = w.texts.lookup(one, 0, one.length);
+    assertThat(w.texts.lookup(one, 0, one.length)).isSameAs(first);
+    TextCache.Entry second = w.texts.lookup(two, 0, two.length);
+    assertThat(second).isNotSameAs(first);
+    assertThat(second.sql).isEqualTo(new String(two, StandardCharsets.UTF_8));
+  }
+
+  private static byte[] ormSized() {
+    StringBuilder orm = new StringBuilder("SELECT t.id, t.v");
+    for (int i = 0; orm.length() < 300; i++) {
+      orm.append(", t.column_").append(i).append(" AS alias_").append(i);
+    }
+    orm.append(" FROM t WHERE t.id = 42");
+    return orm.toString().getBytes(StandardCharsets.UTF_8);
   }
 }

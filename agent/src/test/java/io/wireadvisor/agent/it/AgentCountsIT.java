@@ -87,6 +87,11 @@ class AgentCountsIT {
       list.add(Arguments.of(driver, "plain", cached, Variant.JAVAAGENT));
       list.add(Arguments.of(driver, "isolation", cached, Variant.JAVAAGENT));
     }
+    for (String driver : List.of(AgentFork.drivers().get(0), newest)) {
+      list.add(Arguments.of(driver, "intercepted", "useServerPrepStmts=true&queryInterceptors="
+          + io.wireadvisor.agent.it.app.LocalAnswerInterceptor.class.getName(), Variant.JAVAAGENT));
+      list.add(Arguments.of(driver, "abort", "useServerPrepStmts=true", Variant.JAVAAGENT));
+    }
     list.add(Arguments.of(newest, "plain", "useConfigs=maxPerformance&useServerPrepStmts=true", Variant.JAVAAGENT));
     list.add(Arguments.of(newest, "hikari", cached, Variant.JAVAAGENT));
     list.add(Arguments.of(newest, "hikari", "useServerPrepStmts=false", Variant.JAVAAGENT));
@@ -136,7 +141,7 @@ class AgentCountsIT {
     cp.add(AgentFork.testClasses());
     String options = "profile=" + dir.resolve("final.json") + ",interval=0,quiet=true,sampleSql=true";
     int prometheusPort = -1;
-    if (variant == Variant.OWN_LIBRARIES) {
+    if (variant == Variant.OWN_LIBRARIES || scenario.equals("abort")) {
       try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
         prometheusPort = free.getLocalPort();
       }
@@ -172,6 +177,10 @@ class AgentCountsIT {
       }
       CounterSnapshot before = counters.snapshot();
       app.send("GO");
+      if (scenario.equals("intercepted")) {
+        // The interceptor really answered commands itself (else this scenario proves nothing).
+        assertThat(app.await("ANSWERED")).isEqualTo("ANSWERED " + io.wireadvisor.agent.it.app.WorkloadApp.ROUNDS);
+      }
       String[] done = app.await("DONE").trim().split(" ");
       int connections = Integer.parseInt(done[1]);
       int late = Integer.parseInt(done[2]);
@@ -196,6 +205,13 @@ class AgentCountsIT {
           assertThat(scraped).contains("wireadvisor_commands_total{type=\"" + t.wireName() + "\"} " + window.count(t) + "\n");
         }
         assertThat(scraped).contains("wireadvisor_active 1\n").contains("wireadvisor_command_latency_seconds_sum{type=\"COM_QUERY\"}");
+        // The aborted connection is closed already (it is still reachable: not the GC's doing).
+        assertThat(scraped).contains("wireadvisor_connections " + connections + "\n");
+      }
+      if (scenario.equals("abort")) {
+        // Aborted: no COM_QUIT sent or counted (on MariaDB a COM_QUIT would also have shown in
+        // the server's COM_QUERY, compared above).
+        assertThat(window.count(CommandType.QUIT)).isZero();
       }
 
       // 2. After the window: a USE (Connector/J's setCatalog is a COM_QUERY) and a COM_QUIT per
@@ -255,7 +271,8 @@ class AgentCountsIT {
       }
       assertThat(src.properties()).containsKeys("useServerPrepStmts", "cachePrepStmts", "prepStmtCacheSqlLimit");
       assertThat(src.properties().keySet()).noneMatch(Source::isSecret);
-      assertThat(window.connections().connections()).isEqualTo(scenario.equals("hikari") ? 1 : connections);
+      assertThat(window.connections().connections())
+          .isEqualTo(scenario.equals("hikari") ? 1 : scenario.equals("abort") ? connections + 1 : connections);
       checkShapes(scenario, properties, window, variant);
     }
   }
@@ -376,6 +393,12 @@ class AgentCountsIT {
       if (variant != Variant.ATTACH) { // attached after the connection was made
         assertThat(p.probes().get(ProbeKind.VARIABLES_READ).causes()).containsKey("loadServerVariables");
       }
+    } else if (scenario.equals("intercepted")) {
+      // The locally answered SETs left no trace; the queries around them were all counted.
+      assertThat(p.shapes().values()).noneMatch(s -> s.digestText().contains("local_only"));
+      assertThat(shape(p, "select v from t where id = ?").count(Via.TEXT_EXECUTES))
+          .isEqualTo(io.wireadvisor.agent.it.app.WorkloadApp.ROUNDS + 1);
+      assertThat(shape(p, "select v from t where id = ?").count(Via.EXECUTES)).isEqualTo(1);
     } else if (scenario.equals("batch")) {
       ShapeStats insert = shape(p, "insert into t");
       assertThat(insert.count(Via.BATCHES)).isEqualTo(1);

@@ -107,6 +107,39 @@ public final class WorkloadApp {
           batches(c);
           break;
         }
+      case "intercepted":
+        {
+          // queryInterceptors=LocalAnswerInterceptor (in the URL) answers the marked texts
+          // itself: they never reach the server, and must not be counted.
+          Connection c = connect(url, user, password);
+          open.add(c);
+          try (Statement s = c.createStatement()) {
+            for (int i = 0; i < ROUNDS; i++) {
+              s.executeUpdate(LocalAnswerInterceptor.MARKER + " SET @local_only = " + i);
+              try (ResultSet rs = s.executeQuery("SELECT v FROM t WHERE id = " + (i % 5 + 1))) {
+                rs.next();
+              }
+            }
+          }
+          queries(c);
+          System.out.println("ANSWERED " + LocalAnswerInterceptor.ANSWERED.get());
+          break;
+        }
+      case "abort":
+        {
+          // One connection stays open; another is aborted (socket closed, no COM_QUIT). The
+          // aborted one stays reachable, so only the agent's close hook can end it, not the GC.
+          Connection c = connect(url, user, password);
+          open.add(c);
+          queries(c);
+          aborted = connect(url, user, password);
+          queries(aborted);
+          aborted.abort(Runnable::run);
+          if (!aborted.isClosed()) {
+            throw new IllegalStateException("abort did not close the connection");
+          }
+          break;
+        }
       case "hikari":
         {
           HikariRun h = new HikariRun(url, user, password);
@@ -150,6 +183,8 @@ public final class WorkloadApp {
   }
 
   private static java.sql.Driver childDriver;
+  /** The connection the "abort" scenario aborted, kept reachable until the JVM exits. */
+  static Connection aborted;
 
   /**
    * Connects through DriverManager, or, with {@code -Dworkload.childDriver=<jar>}, through a
