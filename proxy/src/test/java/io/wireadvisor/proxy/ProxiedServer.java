@@ -1,10 +1,18 @@
 package io.wireadvisor.proxy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.wireadvisor.profile.CommandType;
+import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.testkit.CounterSnapshot;
 import io.wireadvisor.testkit.DatabaseServer;
+import io.wireadvisor.testkit.ServerCounters;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** A {@link WireProxy} in front of the test server, started in-process. */
 final class ProxiedServer implements AutoCloseable {
@@ -45,5 +53,33 @@ final class ProxiedServer implements AutoCloseable {
   @Override
   public void close() {
     proxy.close();
+  }
+
+  /**
+   * Asserts that the proxy's count of every exactly-counted command equals the server's counter
+   * delta, after the server's own ways of counting: the commands it folds into COM_QUERY, and
+   * whether it counts the COM_STMT_CLOSE Connector/J sends after a failed prepare.
+   */
+  void assertCountsEqual(TrafficProfile profile, CounterSnapshot delta) {
+    ServerCounters counters = server.counters();
+    assertThat(counters.exactCommands()).isNotEmpty();
+    long unknownCloses = proxy.stats().closesOfUnknownStatements.sum();
+    assertThat(unknownCloses).isLessThanOrEqualTo(proxy.stats().preparesFailed.sum());
+    Map<String, Long> counted = new TreeMap<>();
+    Map<String, Long> srv = new TreeMap<>();
+    for (String command : counters.exactCommands()) {
+      long count = profile.count(CommandType.fromWireName(command));
+      if (command.equals("COM_STMT_CLOSE") && !counters.countsClosesOfUnknownStatements()) {
+        count -= unknownCloses;
+      }
+      if (command.equals("COM_QUERY")) {
+        for (String alsoCounted : counters.countedAsQuery()) {
+          count += profile.count(CommandType.fromWireName(alsoCounted));
+        }
+      }
+      counted.put(command, count);
+      srv.put(command, delta.get(command));
+    }
+    assertThat(counted).as("proxy counts vs server counter deltas on %s", server).isEqualTo(srv);
   }
 }

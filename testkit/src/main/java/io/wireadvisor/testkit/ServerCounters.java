@@ -28,4 +28,13 @@ public interface ServerCounters {
   default Set<String> countedAsQuery() {
     return Set.of();
   }
+
+  /**
+   * Whether a COM_STMT_CLOSE of a statement id the server does not know (Connector/J sends one
+   * after a failed prepare) is counted. TiDB counts every command it receives; MariaDB and MySQL
+   * count a close only of a statement they have.
+   */
+  default boolean countsClosesOfUnknownStatements() {
+    return false;
+  }
 }

@@ -63,8 +63,32 @@ final class TiDBMetricsCounters implements ServerCounters {
     this.metrics = URI.create(statusUrl.replaceAll("/+$", "") + "/metrics");
   }
 
+  /**
+   * Reads the counters once they have settled: TiDB counts a command when its session has handled
+   * it, and a command without a response (COM_STMT_CLOSE, COM_QUIT) can still be queued there when
+   * the client has moved on, so a snapshot taken right after a connection's close could miss its
+   * last commands. Two equal readings 25 ms apart, at most 2 s of waiting.
+   */
   @Override
   public CounterSnapshot snapshot() throws SQLException {
+    CounterSnapshot last = read();
+    for (int i = 0; i < 80; i++) {
+      try {
+        Thread.sleep(25);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SQLException("interrupted reading " + metrics, e);
+      }
+      CounterSnapshot next = read();
+      if (next.asMap().equals(last.asMap())) {
+        return next;
+      }
+      last = next;
+    }
+    return last;
+  }
+
+  private CounterSnapshot read() throws SQLException {
     String body;
     try {
       HttpResponse<String> r =
@@ -114,5 +138,11 @@ final class TiDBMetricsCounters implements ServerCounters {
   @Override
   public Set<String> exactCommands() {
     return EXACT;
+  }
+
+  /** TiDB counts a command when it is dispatched, whether or not the statement id exists. */
+  @Override
+  public boolean countsClosesOfUnknownStatements() {
+    return true;
   }
 }
