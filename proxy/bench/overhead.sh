@@ -21,6 +21,7 @@ THREAD_COUNTS=${THREAD_COUNTS:-"1 16"}
 # (the default proxy uses Linux's native epoll when it loads).
 TARGETS=${TARGETS:-"direct haproxy proxy"}
 TEST=${TEST:-oltp_point_select}
+WARMUP=${WARMUP:-20}  # seconds per thread count and path, before the measured rounds
 TABLES=${TABLES:-4}
 TABLE_SIZE=${TABLE_SIZE:-10000}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -65,6 +66,7 @@ DB_PORT=$(free_port); HA_PORT=$(free_port); PROXY_PORT=$(free_port)
   --port="$DB_PORT" --bind-address=127.0.0.1 --socket="$WORK/mysqld.sock" \
   --max-connections=200 --innodb-buffer-pool-size=256M --skip-log-bin > "$WORK/mariadbd.log" 2>&1 &
 PIDS+=($!)
+declare -A PID=([direct]=0 [db]=$!)
 wait_port "$DB_PORT"
 
 cat > "$WORK/haproxy.cfg" <<CFG
@@ -81,9 +83,11 @@ listen mysql
 CFG
 haproxy -f "$WORK/haproxy.cfg" -db > "$WORK/haproxy.log" 2>&1 &
 PIDS+=($!)
+PID[haproxy]=$!
 java ${PROXY_JAVA_OPTS:-} -jar "$JAR" --listen "127.0.0.1:$PROXY_PORT" --upstream "127.0.0.1:$DB_PORT" --admin off \
   > "$WORK/proxy.log" 2>&1 &
 PIDS+=($!)
+PID[proxy]=$!
 wait_port "$HA_PORT"
 wait_port "$PROXY_PORT"
 declare -A PORT=([direct]=$DB_PORT [haproxy]=$HA_PORT [proxy]=$PROXY_PORT)
@@ -92,6 +96,7 @@ if [[ " $TARGETS " == *" proxy-nio "* ]]; then
   java ${PROXY_JAVA_OPTS:-} -jar "$JAR" --listen "127.0.0.1:${PORT[proxy-nio]}" \
     --upstream "127.0.0.1:$DB_PORT" --admin off --transport nio > "$WORK/proxy-nio.log" 2>&1 &
   PIDS+=($!)
+  PID[proxy-nio]=$!
   wait_port "${PORT[proxy-nio]}"
 fi
 
@@ -100,19 +105,37 @@ SB=(sysbench "$TEST" --mysql-user=root --mysql-db=sbtest --tables="$TABLES" --ta
     --db-ps-mode=auto --mysql-ssl=off)
 "${SB[@]}" --mysql-host=127.0.0.1 --mysql-port="$DB_PORT" prepare > "$WORK/prepare.log"
 
-# Warm up every path (the proxy's JIT above all) before measuring.
+# Warm up every path before measuring, the proxy's JIT above all: a JVM keeps compiling (C2) for
+# tens of seconds under this load, and those compiler threads take the same two cores. A proxy is
+# a long-running process, so its steady state is what the table should show.
 for target in $TARGETS; do
-  "${SB[@]}" --mysql-host=127.0.0.1 --mysql-port="${PORT[$target]}" --threads=4 --time=10 run > /dev/null
+  for threads in $THREAD_COUNTS; do
+    "${SB[@]}" --mysql-host=127.0.0.1 --mysql-port="${PORT[$target]}" --threads="$threads" \
+      --time="$WARMUP" run > /dev/null
+  done
 done
 
+# CPU time (user + system, all threads) a process has used so far, in clock ticks.
+cpu_ticks() {
+  if [ "$1" = 0 ]; then echo 0; else awk '{print $14 + $15}' "/proc/$1/stat"; fi
+}
+TICK_US=$((1000000 / $(getconf CLK_TCK)))
+
 RESULTS="$WORK/results.tsv"
+CPU="$WORK/cpu.tsv"
 for threads in $THREAD_COUNTS; do
   for round in $(seq 1 "$ROUNDS"); do
     for target in $TARGETS; do
       out="$WORK/run-$threads-$target-$round.log"
+      hop0=$(cpu_ticks "${PID[$target]}"); db0=$(cpu_ticks "${PID[db]}")
       "${SB[@]}" --mysql-host=127.0.0.1 --mysql-port="${PORT[$target]}" --threads="$threads" \
         --time="$DURATION" --histogram=on --percentile=50 run > "$out"
+      hop1=$(cpu_ticks "${PID[$target]}"); db1=$(cpu_ticks "${PID[db]}")
       python3 "$HERE/parse_sysbench.py" "$threads" "$target" "$round" "$out" >> "$RESULTS"
+      queries=$(grep -oP 'queries:\s+\K[0-9]+' "$out" | head -1)
+      awk -v t="$threads" -v g="$target" -v r="$round" -v q="$queries" -v us="$TICK_US" \
+        -v hop=$((hop1 - hop0)) -v db=$((db1 - db0)) \
+        'BEGIN { printf "%s\t%s\t%s\t%.1f\t%.1f\n", t, g, r, hop * us / q, db * us / q }' >> "$CPU"
     done
   done
 done
@@ -120,6 +143,9 @@ python3 "$HERE/parse_sysbench.py" --table "$RESULTS"
 echo
 echo "Every round (threads, path, round, queries/s, median µs):"
 sed 's/^/    /' "$RESULTS"
+echo
+echo "CPU per query, µs (median round; the hop's process and the server's, user + system):"
+python3 "$HERE/parse_sysbench.py" --cpu "$CPU"
 echo
 echo "proxy: $(head -1 "$WORK/proxy.log")"
 echo "machine: $(nproc) cores, $(uname -sr); sysbench $(sysbench --version | awk '{print $2}'), $(haproxy -v | head -1 | awk '{print $1, $3}'), MariaDB $(basename "$(dirname "$BASE")" | sed 's/mariadb-//'); $TEST, $TABLES x $TABLE_SIZE rows, ${DURATION}s x $ROUNDS rounds per cell"

@@ -118,6 +118,8 @@ final class SessionTracker {
    * recorder's shape cap.
    */
   private final HashSet<String> usedDigests = new HashSet<>();
+  /** The shape {@link #used} saw last (already in {@link #usedDigests}). */
+  private ShapeHandle lastUsed;
   private ShapeHandle lastPrepared;
 
   private final PacketScanner clientScanner;
@@ -982,8 +984,12 @@ final class SessionTracker {
   }
 
   private void used(ShapeHandle shape) {
-    if (usedDigests.add(shape.digest())) {
-      connection.used(shape);
+    // A connection mostly repeats its last statement: skip the set lookup then.
+    if (shape != lastUsed) {
+      lastUsed = shape;
+      if (usedDigests.add(shape.digest())) {
+        connection.used(shape);
+      }
     }
   }
 
