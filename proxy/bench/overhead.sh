@@ -17,8 +17,8 @@ set -euo pipefail
 DURATION=${DURATION:-15}
 ROUNDS=${ROUNDS:-3}
 THREAD_COUNTS=${THREAD_COUNTS:-"1 16"}
-# Paths to measure; add proxy-nio for a second proxy on the portable NIO transport
-# (the default proxy uses Linux's native epoll when it loads).
+# Paths to measure; add proxy-nio (or proxy-epoll) for a second proxy on that transport
+# (the default proxy, "proxy", uses Linux's native epoll when it loads).
 TARGETS=${TARGETS:-"direct haproxy proxy"}
 TEST=${TEST:-oltp_point_select}
 WARMUP=${WARMUP:-20}  # seconds per thread count and path, before the measured rounds
@@ -91,14 +91,18 @@ PID[proxy]=$!
 wait_port "$HA_PORT"
 wait_port "$PROXY_PORT"
 declare -A PORT=([direct]=$DB_PORT [haproxy]=$HA_PORT [proxy]=$PROXY_PORT)
-if [[ " $TARGETS " == *" proxy-nio "* ]]; then
-  PORT[proxy-nio]=$(free_port)
-  java ${PROXY_JAVA_OPTS:-} -jar "$JAR" --listen "127.0.0.1:${PORT[proxy-nio]}" \
-    --upstream "127.0.0.1:$DB_PORT" --admin off --transport nio > "$WORK/proxy-nio.log" 2>&1 &
-  PIDS+=($!)
-  PID[proxy-nio]=$!
-  wait_port "${PORT[proxy-nio]}"
-fi
+for target in $TARGETS; do
+  case "$target" in
+    proxy-*)  # a second proxy on another transport: proxy-nio, proxy-epoll
+      PORT[$target]=$(free_port)
+      java ${PROXY_JAVA_OPTS:-} -jar "$JAR" --listen "127.0.0.1:${PORT[$target]}" \
+        --upstream "127.0.0.1:$DB_PORT" --admin off --transport "${target#proxy-}" > "$WORK/$target.log" 2>&1 &
+      PIDS+=($!)
+      PID[$target]=$!
+      wait_port "${PORT[$target]}"
+      ;;
+  esac
+done
 
 mariadb -h127.0.0.1 -P"$DB_PORT" -uroot -e "CREATE DATABASE sbtest"
 SB=(sysbench "$TEST" --mysql-user=root --mysql-db=sbtest --tables="$TABLES" --table-size="$TABLE_SIZE"

@@ -87,8 +87,9 @@ def cpu_table(path):
         print(f"| {threads} | {NAMES[target]} | {'-' if target == 'direct' else f'{hop:.1f} µs'} | {db:.1f} µs |")
 
 
-ORDER = ["direct", "haproxy", "proxy", "proxy-nio"]
+ORDER = ["direct", "haproxy", "proxy", "proxy-epoll", "proxy-nio"]
 NAMES = {"direct": "direct", "haproxy": "HAProxy (TCP mode)", "proxy": "wire-advisor proxy",
+         "proxy-epoll": "wire-advisor proxy, epoll transport",
          "proxy-nio": "wire-advisor proxy, NIO transport"}
 
 
