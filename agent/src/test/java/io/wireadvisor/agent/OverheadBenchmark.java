@@ -24,7 +24,7 @@ import java.util.List;
  *
  * <pre>
  * java -cp agent/target/test-classes:agent/target/classes:$(cat agent/target/test.classpath) \
- *     io.wireadvisor.agent.OverheadBenchmark [rounds=5] [seconds=5] [concurrent]
+ *     io.wireadvisor.agent.OverheadBenchmark [rounds=5] [seconds=5] [warm-up seconds=seconds/2] [concurrent]
  * </pre>
  *
  * With {@code concurrent}, each round runs both JVMs at the same time (same load, same moment),
@@ -36,7 +36,15 @@ public final class OverheadBenchmark {
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-    boolean concurrent = args.length > 2 && args[2].equals("concurrent");
+    boolean concurrent = false;
+    int warmUp = seconds / 2;
+    for (int i = 2; i < args.length; i++) {
+      if (args[i].equals("concurrent")) {
+        concurrent = true;
+      } else {
+        warmUp = Integer.parseInt(args[i]);
+      }
+    }
     Path agent = Paths.get("agent/target/wire-advisor-agent.jar").toAbsolutePath();
     // The workload's JVM sees only the driver and the test app, as an application would; the
     // agent's own classes come from the shaded jar alone.
@@ -64,17 +72,17 @@ public final class OverheadBenchmark {
       long[] b;
       if (concurrent) {
         // Both JVMs at once: on a shared, loaded machine they see the same load at the same time.
-        Process pa = start(null, cp, url, server, seconds);
-        Process pb = start(agent, cp, url, server, seconds);
+        Process pa = start(null, cp, url, server, seconds, warmUp);
+        Process pb = start(agent, cp, url, server, seconds, warmUp);
         a = finish(pa);
         b = finish(pb);
       } else if (r % 2 == 0) {
-        a = finish(start(null, cp, url, server, seconds));
-        b = finish(start(agent, cp, url, server, seconds));
+        a = finish(start(null, cp, url, server, seconds, warmUp));
+        b = finish(start(agent, cp, url, server, seconds, warmUp));
       } else {
         // Every other round the agent goes first, so a trend over the run favours neither side.
-        b = finish(start(agent, cp, url, server, seconds));
-        a = finish(start(null, cp, url, server, seconds));
+        b = finish(start(agent, cp, url, server, seconds, warmUp));
+        a = finish(start(null, cp, url, server, seconds, warmUp));
       }
       without[r] = a[0];
       with[r] = b[0];
@@ -94,8 +102,8 @@ public final class OverheadBenchmark {
     System.out.printf("median of per-round ratios (with/without, adjacent runs): %.4f (range %.4f – %.4f)%n",
         paired[rounds / 2], paired[0], paired[rounds - 1]);
     System.out.printf(
-        "median ops/s without agent: %.0f, with agent: %.0f, ratio: %.4f (%d rounds of %d s, %s, %s)%n",
-        ma / (double) seconds, mb / (double) seconds, mb / (double) ma, rounds, seconds,
+        "median ops/s without agent: %.0f, with agent: %.0f, ratio: %.4f (%d rounds of %d s after %d s of warm-up, %s, %s)%n",
+        ma / (double) seconds, mb / (double) seconds, mb / (double) ma, rounds, seconds, warmUp,
         server.version(), System.getProperty("java.version"));
     double ca = median(cpuWithout);
     double cb = median(cpuWith);
@@ -105,7 +113,8 @@ public final class OverheadBenchmark {
     server.close();
   }
 
-  private static Process start(Path agent, String cp, String url, DatabaseServer server, int seconds)
+  private static Process start(
+      Path agent, String cp, String url, DatabaseServer server, int seconds, int warmUp)
       throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
@@ -113,7 +122,8 @@ public final class OverheadBenchmark {
       cmd.add("-javaagent:" + agent + "=quiet=true");
     }
     cmd.addAll(Arrays.asList("-cp", cp, "io.wireadvisor.agent.it.app.ThroughputApp", url,
-        server.user(), server.password() == null ? "" : server.password(), String.valueOf(seconds)));
+        server.user(), server.password() == null ? "" : server.password(), String.valueOf(seconds),
+        String.valueOf(warmUp)));
     return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
   }
 
