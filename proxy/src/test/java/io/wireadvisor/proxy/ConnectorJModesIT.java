@@ -334,15 +334,7 @@ class ConnectorJModesIT {
   private static void callTwoResults(Connection c, List<String> out) throws SQLException {
     try (CallableStatement cs = c.prepareCall("{CALL two_results(?)}")) {
       cs.setInt(1, 3);
-      boolean isResult = cs.execute();
-      while (isResult || cs.getUpdateCount() != -1) {
-        if (isResult) {
-          try (ResultSet rs = cs.getResultSet()) {
-            out.addAll(rows(rs));
-          }
-        }
-        isResult = cs.getMoreResults();
-      }
+      drain(cs, cs.execute(), false, out);
     }
   }
 
@@ -353,16 +345,7 @@ class ConnectorJModesIT {
           s.execute("SELECT id FROM acct WHERE id < 4; UPDATE acct SET note = 'm' WHERE id = 1;"
               + " SELECT owner FROM acct WHERE id = 2"
               + (procedures ? "; CALL two_results(2)" : ""));
-      while (isResult || s.getUpdateCount() != -1) {
-        if (isResult) {
-          try (ResultSet rs = s.getResultSet()) {
-            out.addAll(rows(rs));
-          }
-        } else {
-          out.add("update " + s.getUpdateCount());
-        }
-        isResult = s.getMoreResults();
-      }
+      drain(s, isResult, true, out);
       try (ResultSet rs = s.executeQuery("SELECT 1 AS after_multi")) {
         out.addAll(rows(rs));
       }
@@ -373,17 +356,27 @@ class ConnectorJModesIT {
     try (PreparedStatement ps =
         c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).serverPrepareStatement("CALL two_results(?)")) {
       ps.setInt(1, 3);
-      boolean isResult = ps.execute();
-      while (isResult || ps.getUpdateCount() != -1) {
-        if (isResult) {
-          try (ResultSet rs = ps.getResultSet()) {
-            out.addAll(rows(rs));
-          }
-        }
-        isResult = ps.getMoreResults();
-      }
+      drain(ps, ps.execute(), false, out);
     }
     return out;
+  }
+
+  /**
+   * Reads every result of {@code st} after its execute returned {@code isResult}, and its update
+   * counts when {@code updateCounts}.
+   */
+  private static void drain(Statement st, boolean isResult, boolean updateCounts, List<String> out)
+      throws SQLException {
+    while (isResult || st.getUpdateCount() != -1) {
+      if (isResult) {
+        try (ResultSet rs = st.getResultSet()) {
+          out.addAll(rows(rs));
+        }
+      } else if (updateCounts) {
+        out.add("update " + st.getUpdateCount());
+      }
+      isResult = st.getMoreResults();
+    }
   }
 
   private static List<String> rows(ResultSet rs) throws SQLException {
