@@ -121,13 +121,9 @@ public final class ConnectionTable {
   /** Every tracked connection whose object is still alive and that was not closed. */
   public synchronized int size() {
     purge(table);
-    int open = 0;
-    for (ConnState c : table) {
-      if (c != null && !c.closed && c.get() != null) {
-        open++;
-      }
-    }
-    return open;
+    int[] open = {0};
+    forEach(c -> open[0]++);
+    return open[0];
   }
 
   /** Ends states whose connection was collected; returns the number of live ones. */
