@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.testkit.Commands;
 import io.wireadvisor.testkit.CounterSnapshot;
 import io.wireadvisor.testkit.DatabaseServer;
 import io.wireadvisor.testkit.ServerCounters;
@@ -12,7 +13,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Map;
-import java.util.TreeMap;
 
 /** A {@link WireProxy} in front of the test server, started in-process. */
 final class ProxiedServer implements AutoCloseable {
@@ -65,21 +65,17 @@ final class ProxiedServer implements AutoCloseable {
     assertThat(counters.exactCommands()).isNotEmpty();
     long unknownCloses = proxy.stats().closesOfUnknownStatements.sum();
     assertThat(unknownCloses).isLessThanOrEqualTo(proxy.stats().preparesFailed.sum());
-    Map<String, Long> counted = new TreeMap<>();
-    Map<String, Long> srv = new TreeMap<>();
-    for (String command : counters.exactCommands()) {
-      long count = profile.count(CommandType.fromWireName(command));
-      if (command.equals("COM_STMT_CLOSE") && !counters.countsClosesOfUnknownStatements()) {
-        count -= unknownCloses;
-      }
-      if (command.equals("COM_QUERY")) {
-        for (String alsoCounted : counters.countedAsQuery()) {
-          count += profile.count(CommandType.fromWireName(alsoCounted));
-        }
-      }
-      counted.put(command, count);
-      srv.put(command, delta.get(command));
-    }
-    assertThat(counted).as("proxy counts vs server counter deltas on %s", server).isEqualTo(srv);
+    boolean unknownClosesCounted = counters.countsClosesOfUnknownStatements();
+    Map<String, Long> counted =
+        counters.asCounted(
+            command -> {
+              long n = profile.count(CommandType.fromWireName(command));
+              return command.equals(Commands.COM_STMT_CLOSE) && !unknownClosesCounted
+                  ? n - unknownCloses
+                  : n;
+            });
+    assertThat(counted)
+        .as("proxy counts vs server counter deltas on %s", server)
+        .isEqualTo(counters.exactDeltas(delta));
   }
 }

@@ -1,7 +1,10 @@
 package io.wireadvisor.testkit;
 
 import java.sql.SQLException;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 /**
  * The server's own per-command counters: the ground truth a collector's counts are compared with.
@@ -36,5 +39,35 @@ public interface ServerCounters {
    */
   default boolean countsClosesOfUnknownStatements() {
     return false;
+  }
+
+  /**
+   * A collector's counts as this server would count the same commands, for each of {@link
+   * #exactCommands()}: the collector's count of that command, and for COM_QUERY also its counts of
+   * {@link #countedAsQuery()}. Compare with {@link #exactDeltas}.
+   *
+   * @param collectorCount a collector's count by command name (from {@link Commands})
+   */
+  default Map<String, Long> asCounted(ToLongFunction<String> collectorCount) {
+    Map<String, Long> counts = new TreeMap<>();
+    for (String command : exactCommands()) {
+      long n = collectorCount.applyAsLong(command);
+      if (command.equals(Commands.COM_QUERY)) {
+        for (String alsoCounted : countedAsQuery()) {
+          n += collectorCount.applyAsLong(alsoCounted);
+        }
+      }
+      counts.put(command, n);
+    }
+    return counts;
+  }
+
+  /** The deltas of {@link #exactCommands()} in {@code delta}, keyed as {@link #asCounted}. */
+  default Map<String, Long> exactDeltas(CounterSnapshot delta) {
+    Map<String, Long> counts = new TreeMap<>();
+    for (String command : exactCommands()) {
+      counts.put(command, delta.get(command));
+    }
+    return counts;
   }
 }
