@@ -8,10 +8,13 @@ import java.sql.Statement;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** What every {@link DatabaseServer} does the same way once host, port and credentials are known. */
 abstract class AbstractDatabaseServer implements DatabaseServer {
   private static final AtomicLong SCHEMA_SEQ = new AtomicLong();
+  private static final Pattern STORE = Pattern.compile("\"store\"\\s*:\\s*\"([^\"]+)\"");
 
   private final String source;
   private final String host;
@@ -21,6 +24,7 @@ abstract class AbstractDatabaseServer implements DatabaseServer {
   private final Optional<String> statusUrl;
   private volatile String version;
   private volatile ServerCounters counters;
+  private volatile Optional<String> tidbStore;
 
   AbstractDatabaseServer(
       String source, String host, int port, String user, String password, String statusUrl) {
@@ -124,6 +128,30 @@ abstract class AbstractDatabaseServer implements DatabaseServer {
   @Override
   public Optional<String> statusUrl() {
     return statusUrl;
+  }
+
+  @Override
+  public Optional<String> tidbStore() {
+    Optional<String> store = tidbStore;
+    if (store == null) {
+      store = tidbStore = isTiDB() ? Optional.of(readTiDBStore()) : Optional.empty();
+    }
+    return store;
+  }
+
+  private String readTiDBStore() {
+    try (Connection c = connect(null, null);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT @@tidb_config")) {
+      rs.next();
+      Matcher m = STORE.matcher(rs.getString(1));
+      if (!m.find()) {
+        throw new IllegalStateException("@@tidb_config of " + describe() + " names no store");
+      }
+      return m.group(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException("cannot read @@tidb_config from " + describe(), e);
+    }
   }
 
   @Override

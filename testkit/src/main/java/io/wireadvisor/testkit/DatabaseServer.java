@@ -48,6 +48,29 @@ public interface DatabaseServer extends AutoCloseable {
   /** The server's own command counters. */
   ServerCounters counters();
 
+  /**
+   * TiDB's storage engine as the server was started with ({@code "tikv"}, {@code "unistore"},
+   * …), read from {@code @@tidb_config}; empty for other servers.
+   */
+  Optional<String> tidbStore();
+
+  /**
+   * Why this server cannot hold a row of {@code bytes} bytes, or empty when it can. A
+   * single-process TiDB ({@code unistore}, TiDB's test storage) keeps each lock in one 8 MiB
+   * arena block ({@code unistore/lockstore}); a row near that size makes it panic
+   * ({@code index out of range} in {@code arena.get}) and the whole server dies, so tests that
+   * commit such rows skip there.
+   */
+  default Optional<String> cannotHoldRowOf(long bytes) {
+    return tidbStore()
+        .filter(store -> !store.equalsIgnoreCase("tikv") && bytes >= UNISTORE_MAX_ROW)
+        .map(store -> "TiDB on " + store + " storage (one process, not TiKV) cannot hold a row of "
+            + bytes + " bytes (its lock store's arena blocks are 8 MiB); needs TiDB on TiKV");
+  }
+
+  /** Rows from this size on do not fit one of unistore's 8 MiB lock-store arena blocks with their key and lock header. */
+  long UNISTORE_MAX_ROW = (8L << 20) - (64L << 10);
+
   /** Shorthand for {@code kind() == ServerKind.TIDB}. */
   default boolean isTiDB() {
     return kind() == ServerKind.TIDB;
