@@ -16,6 +16,15 @@ class ServerLocatorTest {
   }
 
   @Test
+  void unitTestsDoNotSeeTheServerTheIntegrationTestsUse() {
+    // The root POM's Surefire configuration removes these, so no *Test depends on the environment.
+    for (String name : new String[] {
+        "WIRE_ADVISOR_JDBC_URL", "WIRE_ADVISOR_JDBC_USER", "WIRE_ADVISOR_JDBC_PASSWORD", "WIRE_ADVISOR_TIDB_STATUS_URL"}) {
+      assertThat(System.getenv(name)).as(name).isNull();
+    }
+  }
+
+  @Test
   void urlWinsOverDocker() {
     ServerLocator.Choice c =
         ServerLocator.choose(Map.of("WIRE_ADVISOR_JDBC_URL", "jdbc:mysql://db:4000/")::get, () -> null);
