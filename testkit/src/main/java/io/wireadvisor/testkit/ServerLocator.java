@@ -51,6 +51,8 @@ public final class ServerLocator {
                 setting("WIRE_ADVISOR_JDBC_USER"),
                 setting("WIRE_ADVISOR_JDBC_PASSWORD"),
                 setting("WIRE_ADVISOR_TIDB_STATUS_URL"));
+        // A server we were given must be left as found: remember how it was (Maven builds only).
+        ServerGlobals.recordOnce(server);
         break;
       case "testcontainers":
         server = TiDBContainerServer.start();

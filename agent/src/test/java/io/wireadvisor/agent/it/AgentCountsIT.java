@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -28,6 +29,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -52,11 +55,39 @@ class AgentCountsIT {
         Statement s = c.createStatement()) {
       s.execute("CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(100), b LONGBLOB)");
       s.execute("INSERT INTO t (id, v) VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'e')");
-      if (server.kind() == ServerKind.TIDB) {
-        // The isolation scenario switches to SERIALIZABLE and READ UNCOMMITTED, which TiDB
-        // refuses unless told to accept them; set for new sessions, outside any counted window.
-        s.execute("SET GLOBAL tidb_skip_isolation_level_check = 1");
+    }
+  }
+
+  /** TiDB's {@code tidb_skip_isolation_level_check} before this class changed it; null elsewhere. */
+  private static String skipIsolationCheckBefore;
+
+  @BeforeAll
+  static void acceptEveryIsolationLevel(DatabaseServer server) throws SQLException {
+    if (server.kind() != ServerKind.TIDB) {
+      return;
+    }
+    // The isolation scenario switches to SERIALIZABLE and READ UNCOMMITTED, which TiDB refuses
+    // unless told to accept them; set for new sessions, outside any counted window, and put back
+    // afterwards: a test leaves the server it was given as it found it.
+    try (Connection c = server.connect(null, null);
+        Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SELECT @@global.tidb_skip_isolation_level_check")) {
+        rs.next();
+        skipIsolationCheckBefore = rs.getString(1);
       }
+      s.execute("SET GLOBAL tidb_skip_isolation_level_check = 1");
+    }
+  }
+
+  @AfterAll
+  static void restoreIsolationLevelCheck(DatabaseServer server) throws SQLException {
+    if (skipIsolationCheckBefore == null) {
+      return;
+    }
+    boolean on = skipIsolationCheckBefore.equalsIgnoreCase("ON") || skipIsolationCheckBefore.equals("1");
+    try (Connection c = server.connect(null, null);
+        Statement s = c.createStatement()) {
+      s.execute("SET GLOBAL tidb_skip_isolation_level_check = " + (on ? "ON" : "OFF"));
     }
   }
 
