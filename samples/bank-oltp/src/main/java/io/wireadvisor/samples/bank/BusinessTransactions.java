@@ -115,7 +115,7 @@ public final class BusinessTransactions {
     List<Step> s = new ArrayList<>();
     switch (type) {
       case BALANCE_INQUIRY -> {
-        s.add(step("report.accountOverview"));
+        s.add(step(report(r, "report.accountOverview", "w.account.byId")));
         s.add(step("agg.ledgerEntriesSince"));
         s.add(step("w.ledger_entry.byAccountId"));
         refs(s, type, r, 6);
@@ -123,7 +123,7 @@ public final class BusinessTransactions {
       case STATEMENT_LISTING -> {
         s.add(step("w.account.byId"));
         s.add(step("agg.ledgerEntriesSince"));
-        s.add(step("report.statementListing"));
+        s.add(step(report(r, "report.statementListing", "w.ledger_entry.byAccountId")));
         s.add(step(r.nextBoolean() ? "w.transfer.byFromAccountId" : "w.transfer.byToAccountId"));
         // The user opens one line of the statement.
         String[] detail = {
@@ -155,7 +155,7 @@ public final class BusinessTransactions {
         s.add(step("ins.audit_log"));
       }
       case FX_QUOTE -> {
-        s.add(step("report.fxQuote"));
+        s.add(step(report(r, "report.fxQuote", "ref.exchange_rate.byCode")));
         s.add(step("w.account.byId"));
         s.add(step("w.fx_trade.byAccountId"));
         refs(s, type, r, 6);
@@ -166,7 +166,7 @@ public final class BusinessTransactions {
         }
       }
       case CARD_AUTHORISATION -> {
-        s.add(step("report.cardAuthorisationContext"));
+        s.add(step(report(r, "report.cardAuthorisationContext", "w.card.byId")));
         s.add(step("agg.cardSpendSince"));
         // Velocity check on the card's latest authorisations.
         s.add(step("w.card_transaction.byCardId"));
@@ -178,7 +178,7 @@ public final class BusinessTransactions {
         }
       }
       case LOAN_REPAYMENT -> {
-        s.add(step("report.loanOverview"));
+        s.add(step(report(r, "report.loanOverview", "w.loan.byId")));
         s.add(step("w.loan_repayment.byLoanId"));
         s.add(step("agg.repaymentsSince"));
         s.add(step("w.loan.byAccountId"));
@@ -230,12 +230,22 @@ public final class BusinessTransactions {
     return new Plan(type, s);
   }
 
-  /** Reference lookups: by id (half), by code, or the list of valid rows. */
+  /**
+   * A report query (4 to 10 joined tables) one time in {@value #REPORT_ONE_IN}; otherwise the
+   * screen's everyday read of the same entity. Reports are what the users open rarely.
+   */
+  private static String report(SplittableRandom r, String report, String everyday) {
+    return r.nextInt(REPORT_ONE_IN) == 0 ? report : everyday;
+  }
+
+  static final int REPORT_ONE_IN = 10;
+
+  /** Reference lookups: by id (half), by code (35%), or the list of valid rows (15%). */
   private void refs(List<Step> s, Type type, SplittableRandom r, int n) {
     for (int i = 0; i < n; i++) {
       String table = type.referenceTables[r.nextInt(type.referenceTables.length)];
-      int f = r.nextInt(4);
-      String family = f < 2 ? "byId" : f == 2 ? "byCode" : "listValid";
+      int f = r.nextInt(20);
+      String family = f < 10 ? "byId" : f < 17 ? "byCode" : "listValid";
       s.add(step("ref." + table + "." + family));
     }
   }

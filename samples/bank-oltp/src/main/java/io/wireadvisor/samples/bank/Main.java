@@ -173,6 +173,10 @@ public final class Main {
     @Option(names = "--no-agent", description = "Do not attach the agent: wire counts from the server's counters only.")
     boolean noAgent;
 
+    @Option(names = "--repeat", defaultValue = "1", description = "Measure each scenario in N windows, interleaved (S1..S7, S1..S7, ...); "
+        + "report medians and their spread, and mark changes smaller than the spread as noise (default: ${DEFAULT-VALUE}).")
+    int repeat;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
@@ -193,6 +197,9 @@ public final class Main {
       }
       if (!run.timesValid()) {
         throw new CommandLine.ParameterException(spec.commandLine(), "--duration must be >= 1 and --warmup >= 0");
+      }
+      if (repeat < 1 || repeat > 100) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--repeat must be 1..100, was " + repeat);
       }
       Workload.Settings settings = run.settings(server, 0);
       if (run.agentJar != null && !noAgent) {
@@ -216,8 +223,16 @@ public final class Main {
         }
         ScenarioRunner runner =
             new ScenarioRunner(db, server.database, mix, new ServerWireCounts(db), agent, settings, err::println);
-        List<ScenarioOutcome> outcomes = runner.runAll(chosen);
-        Report report = new Report(db, settings, all.study(), outcomes);
+        List<List<ScenarioOutcome>> rounds = new ArrayList<>();
+        for (int round = 1; round <= repeat; round++) {
+          if (repeat > 1) {
+            err.printf("Round %d of %d%n", round, repeat);
+          }
+          rounds.add(runner.runAll(chosen));
+        }
+        List<ScenarioRuns> runs = ScenarioRuns.fromRounds(rounds);
+        List<ScenarioOutcome> outcomes = runs.stream().map(ScenarioRuns::representative).toList();
+        Report report = Report.ofRuns(db, settings, all.study(), runs);
         System.out.println();
         System.out.println(report.terminal());
         List<Path> files = report.write(out);

@@ -30,7 +30,9 @@ public final class Report {
   private final String server;
   private final Workload.Settings settings;
   private final Study study;
+  /** Each scenario's representative window (its median one when it ran more than once). */
   private final List<ScenarioOutcome> outcomes;
+  private final Map<ScenarioOutcome, ScenarioRuns> runs = new java.util.IdentityHashMap<>();
   private final String generatedAt = Instant.now().toString();
 
   public Report(DatabaseServer db, Workload.Settings settings, Study study, List<ScenarioOutcome> outcomes) {
@@ -38,17 +40,52 @@ public final class Report {
   }
 
   Report(String server, Workload.Settings settings, Study study, List<ScenarioOutcome> outcomes) {
+    this(server, settings, study, outcomes.stream().map(o -> new ScenarioRuns(List.of(o))).toList(), true);
+  }
+
+  /** Scenarios measured in several interleaved windows each ({@code scenarios --repeat N}). */
+  public static Report ofRuns(DatabaseServer db, Workload.Settings settings, Study study, List<ScenarioRuns> runs) {
+    return new Report(db.kind() + " " + db.version() + " (" + db.source() + ")", settings, study, runs, true);
+  }
+
+  private Report(String server, Workload.Settings settings, Study study, List<ScenarioRuns> runs, boolean unused) {
     this.server = server;
     this.settings = settings;
     this.study = study;
-    this.outcomes = List.copyOf(outcomes);
+    List<ScenarioOutcome> representatives = new ArrayList<>();
+    for (ScenarioRuns r : runs) {
+      representatives.add(r.representative());
+      this.runs.put(r.representative(), r);
+    }
+    this.outcomes = List.copyOf(representatives);
+  }
+
+  /** How many windows each scenario ran. */
+  private int repeats() {
+    return runs.values().stream().mapToInt(r -> r.runs().size()).max().orElse(1);
+  }
+
+  /** Median business statements/s over the scenario's windows. */
+  private double statementsPerSecond(ScenarioOutcome o) {
+    ScenarioRuns r = runs.get(o);
+    return r == null ? o.statementsPerSecond() : r.medianStatementsPerSecond();
+  }
+
+  private Double spread(ScenarioOutcome o) {
+    ScenarioRuns r = runs.get(o);
+    return r == null ? null : r.spread();
+  }
+
+  private String spreadCell(ScenarioOutcome o) {
+    Double s = spread(o);
+    return s == null ? "N/A" : String.format(Locale.ROOT, "%.0f%%", 100 * s);
   }
 
   // ---- figures shared by every format ------------------------------------------------------
 
   /** One row of the comparison table: formatted cells, "N/A" where the server cannot tell. */
   List<String> header() {
-    return List.of("#", "scenario", "stmt/s", "tx/s", "server QPS", "avg µs", "p95 µs", "p99 µs",
+    return List.of("#", "scenario", "stmt/s", "spread", "tx/s", "server QPS", "avg µs", "TiDB exec µs", "protocol share", "p95 µs", "p99 µs",
         "QUERY/stmt", "PREPARE/stmt", "EXECUTE/stmt", "CLOSE/stmt", "probes/stmt", "SET/stmt",
         "agent probe reads/stmt", "agent SETs/stmt", "agent = server", "plan cache hits", "errors", "study QPS", "study avg µs");
   }
@@ -61,14 +98,17 @@ public final class Report {
       r.add(o.scenario().name());
       if (!o.ok()) {
         r.add("FAILED: " + o.failure());
-        while (r.size() < 19) {
+        while (r.size() < header().size() - 2) {
           r.add("");
         }
       } else {
-        r.add(f0(o.statementsPerSecond()));
+        r.add(f0(statementsPerSecond(o)));
+        r.add(spreadCell(o));
         r.add(f0(o.transactionsPerSecond()));
         r.add(o.serverQps() == null ? "N/A" : f0(o.serverQps()));
         r.add(f0(o.avgMicros()));
+        r.add(o.serverExecMicros() == null ? "N/A" : f0(o.serverExecMicros()));
+        r.add(o.protocolShare() == null ? "N/A" : String.format(Locale.ROOT, "%.0f%%", 100 * o.protocolShare()));
         r.add(f0(o.p95Micros()));
         r.add(f0(o.p99Micros()));
         for (String c : WIRE) {
@@ -119,7 +159,12 @@ public final class Report {
     r.add(pct(b.scenario().published().qps() / a.scenario().published().qps() - 1));
     if (a.ok() && b.ok()) {
       r.add(a.serverQps() == null || b.serverQps() == null ? "N/A" : pct(b.serverQps() / a.serverQps() - 1));
-      r.add(pct(b.statementsPerSecond() / a.statementsPerSecond() - 1));
+      double change = statementsPerSecond(b) / statementsPerSecond(a) - 1;
+      Double sa = spread(a);
+      Double sb = spread(b);
+      // A difference the windows of either scenario disagree by more than is not a measurement.
+      boolean noise = sa != null && sb != null && Math.abs(change) < Math.max(sa, sb);
+      r.add(pct(change) + (noise ? " (noise)" : ""));
       r.add(pct(b.avgMicros() / a.avgMicros() - 1));
     } else {
       r.add("N/A");
@@ -140,9 +185,10 @@ public final class Report {
 
   private String settingsLine() {
     return String.format(Locale.ROOT,
-        "%s; scale %s, %d threads, %d s warm-up + %d s measured per scenario, seed %d",
+        "%s; scale %s, %d threads, %d s warm-up + %d s measured per scenario%s, seed %d",
         server, trim(settings.scale()), settings.threads(), settings.warmup().toSeconds(),
-        settings.measure().toSeconds(), settings.seed());
+        settings.measure().toSeconds(),
+        repeats() > 1 ? ", " + repeats() + " interleaved windows each (medians)" : "", settings.seed());
   }
 
   private List<String> notes() {
@@ -174,7 +220,13 @@ public final class Report {
           + "the agent saw, per business statement; agent = server: the agent's "
           + "per-command counts equal the server's exact counters over the same window (N/A where the server counts nothing exactly).");
     }
-    n.add("Latencies are per business statement as the application sees it (prepare + execute + read + close).");
+    n.add("Latencies are per business statement as the application sees it (prepare + execute + read + close); "
+        + "TiDB exec µs is TiDB's own time per executed statement (STATEMENTS_SUMMARY SUM_LATENCY / EXEC_COUNT), "
+        + "protocol share the rest of the application's latency: round trips, driver, extra commands.");
+    if (repeats() > 1) {
+      n.add("stmt/s is the median of " + repeats() + " interleaved windows, spread (max - min) / median; "
+          + "other columns are the median window's. A measured change smaller than either scenario's spread is marked (noise).");
+    }
     return n;
   }
 
@@ -304,10 +356,18 @@ public final class Report {
         me.put("statementsAtLeast256Chars", r.statementsAtLeast256());
         me.put("errors", r.errors());
         me.put("errorSamples", r.errorSamples());
-        me.put("statementsPerSecond", o.statementsPerSecond());
+        me.put("statementsPerSecond", statementsPerSecond(o));
+        me.put("windows", runs.get(o) == null ? 1 : runs.get(o).runs().size());
+        me.put("statementsPerSecondSpread", spread(o));
+        if (runs.get(o) != null && runs.get(o).runs().size() > 1) {
+          me.put("statementsPerSecondByWindow",
+              runs.get(o).runs().stream().map(w -> w.ok() ? w.statementsPerSecond() : null).toList());
+        }
         me.put("transactionsPerSecond", o.transactionsPerSecond());
         me.put("serverQps", o.serverQps());
         me.put("latencyMicros", Map.of("avg", o.avgMicros(), "p95", o.p95Micros(), "p99", o.p99Micros()));
+        me.put("serverExecMicrosAvg", o.serverExecMicros());
+        me.put("protocolShare", o.protocolShare());
         me.put("transactionLatencyMicrosAvg", r.transactionLatencyNanos().mean() / 1000.0);
         me.put("wireSource", o.wireSource());
         me.put("wireCommands", o.wire());
@@ -388,7 +448,7 @@ public final class Report {
       labels.add("S" + o.scenario().id());
       studyRel.add(base == null ? 0 : o.scenario().published().qps() / base.scenario().published().qps());
       qpsRel.add(base == null || !o.ok() || o.serverQps() == null || base.serverQps() == null ? 0 : o.serverQps() / base.serverQps());
-      stmtRel.add(base == null || !o.ok() ? 0 : o.statementsPerSecond() / base.statementsPerSecond());
+      stmtRel.add(base == null || !o.ok() ? 0 : statementsPerSecond(o) / statementsPerSecond(base));
     }
     String baseName = base == null ? "" : "S" + base.scenario().id();
     sb.append("<h2>Throughput relative to ").append(baseName).append(" (= 1.0)</h2>");

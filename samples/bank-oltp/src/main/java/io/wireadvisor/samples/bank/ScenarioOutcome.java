@@ -95,6 +95,30 @@ public record ScenarioOutcome(
     return statements.planCacheHits() / (double) statements.planExecutions();
   }
 
+  /**
+   * TiDB's own execution time per executed statement in this schema (STATEMENTS_SUMMARY
+   * {@code SUM_LATENCY / EXEC_COUNT}), in µs; null elsewhere.
+   */
+  public Double serverExecMicros() {
+    if (statements == null || statements.execNanos() == null || statements.planExecutions() == null
+        || statements.planExecutions() == 0) {
+      return null;
+    }
+    return statements.execNanos() / (double) statements.planExecutions() / 1000.0;
+  }
+
+  /**
+   * The share of a statement's latency, as the application sees it, that is not TiDB executing
+   * it: round trips, the driver, the protocol's extra commands. Null where the server cannot tell.
+   */
+  public Double protocolShare() {
+    Double exec = serverExecMicros();
+    if (exec == null || avgMicros() <= 0) {
+      return null;
+    }
+    return Math.max(0, 1 - exec / avgMicros());
+  }
+
   /** Reads served from TiDB's table cache in the window; null elsewhere. */
   public Long tableCacheReads() {
     return statements == null ? null : statements.tableCacheReads();

@@ -14,19 +14,26 @@ import java.sql.Statement;
  *
  * <p>MySQL/MariaDB: {@code Com_select} and {@code Com_set_option} from {@code SHOW GLOBAL STATUS},
  * which counts every executed SELECT, text or prepared. TiDB: {@code tidb_executor_statement_total}
- * by type, {@code tidb_server_read_from_tablecache_total}, and {@code PLAN_CACHE_HITS}/{@code
- * EXEC_COUNT} summed over this schema's rows of {@code information_schema.STATEMENTS_SUMMARY}.
+ * by type, {@code tidb_server_read_from_tablecache_total}, and {@code PLAN_CACHE_HITS}, {@code
+ * EXEC_COUNT} and {@code SUM_LATENCY} summed over this schema's rows of {@code
+ * information_schema.STATEMENTS_SUMMARY}.
  *
  * <p>Readings go over their own connection; the runner takes them outside the command-counter
  * window so that they do not show up in it.
  */
 final class ServerStatements implements AutoCloseable {
   /** Cumulative values; null where the server has no such counter. */
-  record Reading(Long selects, Long sets, Long planExecutions, Long planCacheHits, Long tableCacheReads) {
+  record Reading(
+      Long selects, Long sets, Long planExecutions, Long planCacheHits, Long tableCacheReads, Long execNanos) {
+    Reading(Long selects, Long sets, Long planExecutions, Long planCacheHits, Long tableCacheReads) {
+      this(selects, sets, planExecutions, planCacheHits, tableCacheReads, null);
+    }
+
     Reading minus(Reading earlier) {
       return new Reading(
           d(selects, earlier.selects), d(sets, earlier.sets), d(planExecutions, earlier.planExecutions),
-          d(planCacheHits, earlier.planCacheHits), d(tableCacheReads, earlier.tableCacheReads));
+          d(planCacheHits, earlier.planCacheHits), d(tableCacheReads, earlier.tableCacheReads),
+          d(execNanos, earlier.execNanos));
     }
 
     private static Long d(Long a, Long b) {
@@ -73,15 +80,21 @@ final class ServerStatements implements AutoCloseable {
     String text = metricsFirst ? scrape() : null;
     Long exec = null;
     Long hits = null;
+    Long execNanos = null;
     try (PreparedStatement ps =
         admin.prepareStatement(
-            "SELECT COALESCE(SUM(EXEC_COUNT), 0), COALESCE(SUM(PLAN_CACHE_HITS), 0)"
-                + " FROM information_schema.STATEMENTS_SUMMARY WHERE SCHEMA_NAME = ?")) {
+            // The application's statements only: SET autocommit and COMMIT never use the plan
+            // cache, and COMMIT's time is the transaction's, not a statement's.
+            "SELECT COALESCE(SUM(EXEC_COUNT), 0), COALESCE(SUM(PLAN_CACHE_HITS), 0), COALESCE(SUM(SUM_LATENCY), 0)"
+                + " FROM information_schema.STATEMENTS_SUMMARY WHERE SCHEMA_NAME = ?"
+                + " AND STMT_TYPE IN ('Select', 'Insert', 'Update', 'Delete', 'Replace')")) {
       ps.setString(1, database);
       try (ResultSet rs = ps.executeQuery()) {
         if (rs.next()) {
           exec = rs.getLong(1);
           hits = rs.getLong(2);
+          // TiDB's own time per statement, parse to last row (ns): what execution costs without the wire.
+          execNanos = rs.getLong(3);
         }
       }
     }
@@ -96,7 +109,7 @@ final class ServerStatements implements AutoCloseable {
       sets = (long) TiDBMetrics.sum(text, "tidb_executor_statement_total", "type=\"Set\"");
       tableCache = (long) TiDBMetrics.sum(text, "tidb_server_read_from_tablecache_total", "");
     }
-    return new Reading(selects, sets, exec, hits, tableCache);
+    return new Reading(selects, sets, exec, hits, tableCache, execNanos);
   }
 
   private String scrape() throws SQLException {

@@ -193,9 +193,9 @@ class BankOltpIT {
   @TiDBOnly
   void scenario4HitsThePlanCacheWhereScenario3CannotAndScenario7ReadsTheTableCache() throws Exception {
     // S3: only the few statements short enough for the driver's cache can hit. S4: every statement
-    // may, within TiDB's per-session plan cache (tidb_session_plan_cache_size, default 100, for
-    // 200 distinct statements).
-    assertThat(s(4).planCacheHitRatio()).isGreaterThan(0.2).isGreaterThan(s(3).planCacheHitRatio() + 0.1);
+    // may: the scenario sizes TiDB's per-session plan cache (tidb_session_plan_cache_size, default
+    // 100) for the 200 distinct statements; the statements a short window runs once miss.
+    assertThat(s(4).planCacheHitRatio()).isGreaterThan(0.5).isGreaterThan(s(3).planCacheHitRatio() + 0.3);
     assertThat(s(7).tableCacheReads()).isPositive();
     assertThat(s(6).tableCacheReads()).isZero();
     // And the runner put the tables back.
