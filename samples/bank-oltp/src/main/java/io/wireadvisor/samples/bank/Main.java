@@ -282,6 +282,16 @@ public final class Main {
     @Option(names = "--baseline", defaultValue = "1", description = "Scenario whose configuration is the starting point (default: ${DEFAULT-VALUE}): its JDBC properties, and its globals on TiDB.")
     int baseline;
 
+    @Option(names = "--compare-with", split = ",", defaultValue = "5,6,7", description = "After the loop, measure these scenarios and the final "
+        + "configuration in the same run and say which share of the best one prove reached (default: ${DEFAULT-VALUE}).")
+    List<Integer> compareWith;
+
+    @Option(names = "--compare-rounds", defaultValue = "1", description = "Interleaved rounds of that comparison; medians (default: ${DEFAULT-VALUE}).")
+    int compareRounds;
+
+    @Option(names = "--no-compare", description = "Skip the comparison with the study's scenarios.")
+    boolean noCompare;
+
     @Option(names = "--out", defaultValue = "target/bank-oltp-report", description = "Directory for prove.md and prove.json (default: ${DEFAULT-VALUE}).")
     Path out;
 
@@ -300,6 +310,19 @@ public final class Main {
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
+      if (compareRounds < 1 || compareRounds > 100) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--compare-rounds must be 1..100, was " + compareRounds);
+      }
+      List<Scenario> compared = new ArrayList<>();
+      if (!noCompare) {
+        try {
+          for (int id : compareWith) {
+            compared.add(Scenarios.load().byId(id));
+          }
+        } catch (IllegalArgumentException e) {
+          throw new CommandLine.ParameterException(spec.commandLine(), "--compare-with: " + e.getMessage());
+        }
+      }
       Workload.Settings settings = run.settings(server, minStatements);
       // Fail before starting a server and loading data when the agent cannot be found.
       AgentProfiles.check(run.agentJar);
@@ -309,12 +332,14 @@ public final class Main {
         server.describeAndLoad(db, schema, run.skipLoad, err);
         // The agent retransforms driver classes already loaded; the workload's pools open after this.
         AgentProfiles agent = AgentProfiles.attach(run.agentJar, err::println);
-        Prover.Result result =
-            new ProveSession(db, server.database, mix, agent, settings, maxSteps, err::println)
-                .run(ProveConfig.of(base, db.isTiDB()));
+        ProveSession session = new ProveSession(db, server.database, mix, agent, settings, maxSteps, err::println);
+        Prover.Result result = session.run(ProveConfig.of(base, db.isTiDB()));
+        ProveSession.Comparison comparison =
+            compared.isEmpty() || result.stop() == Prover.Stop.FAILED ? null : session.compare(result, compared, compareRounds);
         ProveReport report =
             new ProveReport(db.kind() + " " + db.version() + " (" + db.source() + ")",
-                db.jdbcUrl(server.database, result.finalConfig().urlParameters()), settings, agent.describe(), result);
+                db.jdbcUrl(server.database, result.finalConfig().urlParameters()), settings, agent.describe(), result,
+                comparison);
         System.out.println();
         System.out.println(report.terminal());
         for (Path p : report.write(out)) {

@@ -31,6 +31,7 @@ public final class ProveReport {
   private final Workload.Settings settings;
   private final String agentSource;
   private final Prover.Result result;
+  private final ProveSession.Comparison comparison;
   private final String generatedAt = Instant.now().toString();
 
   /**
@@ -38,11 +39,42 @@ public final class ProveReport {
    * @param finalUrl the JDBC URL of the final configuration (no credentials)
    */
   public ProveReport(String server, String finalUrl, Workload.Settings settings, String agentSource, Prover.Result result) {
+    this(server, finalUrl, settings, agentSource, result, null);
+  }
+
+  /** @param comparison the final configuration against the study's best scenarios, or null when not measured */
+  public ProveReport(String server, String finalUrl, Workload.Settings settings, String agentSource, Prover.Result result,
+      ProveSession.Comparison comparison) {
     this.server = server;
     this.finalUrl = finalUrl;
     this.settings = settings;
     this.agentSource = agentSource;
     this.result = result;
+    this.comparison = comparison;
+  }
+
+  /** Lines comparing the final configuration with the best scenario measured in the same run; empty without. */
+  List<String> comparisonLines() {
+    if (comparison == null) {
+      return List.of();
+    }
+    List<String> l = new ArrayList<>();
+    int windows = comparison.finalConfig().runs().size();
+    StringBuilder sb = new StringBuilder("Same run, ").append(windows).append(windows == 1 ? " window" : " interleaved windows (medians)")
+        .append(" each: prove's final configuration ").append(f0(comparison.finalConfig().medianStatementsPerSecond())).append(" stmt/s");
+    for (ScenarioRuns r : comparison.scenarios()) {
+      sb.append("; S").append(r.representative().scenario().id()).append(' ')
+          .append(Double.isNaN(r.medianStatementsPerSecond()) ? "FAILED" : f0(r.medianStatementsPerSecond()));
+    }
+    l.add(sb.toString());
+    ScenarioRuns best = comparison.best();
+    if (best != null && !Double.isNaN(comparison.ratioToBest())) {
+      Double spread = best.spread();
+      l.add(String.format(Locale.ROOT, "prove reached %.0f%% of the best scenario (S%d %s)%s",
+          100 * comparison.ratioToBest(), best.representative().scenario().id(), best.representative().scenario().name(),
+          spread == null ? "" : String.format(Locale.ROOT, "; that scenario's windows spread %.0f%%", 100 * spread)));
+    }
+    return l;
   }
 
   List<String> header() {
@@ -134,6 +166,7 @@ public final class ProveReport {
     l.add("Pool settings: " + (c.poolSettings().isEmpty() ? "(defaults)" : c.poolSettings().toString()));
     l.add("Globals set: " + (c.globals().isEmpty() ? "(none)" : c.globals().toString()));
     l.add("Cached tables: " + (c.cachedTables().isEmpty() ? "(none)" : c.cachedTables().size() + " " + c.cachedTables()));
+    l.addAll(comparisonLines());
     return l;
   }
 
@@ -225,6 +258,20 @@ public final class ProveReport {
     st.put("seed", settings.seed());
     root.put("settings", st);
     root.put("wireSource", agentSource);
+    if (comparison != null) {
+      Map<String, Object> cmp = new LinkedHashMap<>();
+      cmp.put("windows", comparison.finalConfig().runs().size());
+      cmp.put("finalStatementsPerSecond", comparison.finalConfig().medianStatementsPerSecond());
+      Map<String, Object> sc = new LinkedHashMap<>();
+      for (ScenarioRuns r : comparison.scenarios()) {
+        sc.put("S" + r.representative().scenario().id(), r.medianStatementsPerSecond());
+      }
+      cmp.put("scenarioStatementsPerSecond", sc);
+      ScenarioRuns best = comparison.best();
+      cmp.put("best", best == null ? null : "S" + best.representative().scenario().id());
+      cmp.put("ratioToBest", Double.isNaN(comparison.ratioToBest()) ? null : comparison.ratioToBest());
+      root.put("comparison", cmp);
+    }
     root.put("stop", result.stop().name());
     root.put("stopDetail", result.detail());
     List<Object> steps = new ArrayList<>();

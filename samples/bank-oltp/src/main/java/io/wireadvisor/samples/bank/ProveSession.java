@@ -101,6 +101,76 @@ public final class ProveSession {
   }
 
   /**
+   * prove's final configuration against the study's best scenarios, measured in the same run on
+   * the same data: {@code rounds} rounds, each the final configuration then every scenario, so a
+   * slow minute hits them alike.
+   *
+   * @param finalConfig final configuration's windows
+   * @param scenarios each scenario's windows
+   */
+  public record Comparison(ScenarioRuns finalConfig, List<ScenarioRuns> scenarios) {
+    /** The scenario with the highest median business statements/s. */
+    public ScenarioRuns best() {
+      return scenarios.stream()
+          .filter(r -> !Double.isNaN(r.medianStatementsPerSecond()))
+          .max(java.util.Comparator.comparingDouble(ScenarioRuns::medianStatementsPerSecond))
+          .orElse(null);
+    }
+
+    /** Final configuration's median over the best scenario's; NaN when either failed. */
+    public double ratioToBest() {
+      ScenarioRuns b = best();
+      return b == null ? Double.NaN : finalConfig.medianStatementsPerSecond() / b.medianStatementsPerSecond();
+    }
+  }
+
+  /** Measures {@code result}'s final configuration and {@code scenarios} interleaved; the server is as before afterwards. */
+  public Comparison compare(Prover.Result result, List<Scenario> scenarios, int rounds) {
+    return compare(result, scenarios, rounds, settings);
+  }
+
+  /** As {@link #compare(Prover.Result, List, int)}, with windows of their own length. */
+  public Comparison compare(Prover.Result result, List<Scenario> scenarios, int rounds, Workload.Settings windows) {
+    ProveConfig fin = result.finalConfig();
+    Scenario asScenario =
+        new Scenario(0, "prove's final configuration", "the advisor's fixpoint", fin.urlParameters(), fin.globals(),
+            !fin.cachedTables().isEmpty(), NOT_PUBLISHED);
+    ScenarioRunner runner =
+        new ScenarioRunner(server, database, mix, new ServerWireCounts(server), agent, windows, log);
+    List<ScenarioOutcome> finals = new ArrayList<>();
+    List<List<ScenarioOutcome>> scenarioRounds = new ArrayList<>();
+    try (ServerStatements statements = new ServerStatements(server, database)) {
+      for (int round = 1; round <= rounds; round++) {
+        log.accept("Comparison round " + round + " of " + rounds + ": prove's final configuration, then "
+            + scenarios.stream().map(sc -> "S" + sc.id()).toList());
+        ServerStateGuard guard = new ServerStateGuard(server, database, log);
+        Thread hook = new Thread(guard::restore, "bank-oltp-compare-restore");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+          guard.setGlobals(fin.globals());
+          guard.cacheTables(fin.cachedTables());
+          ScenarioOutcome o =
+              runner.measure(asScenario, "final", fin.urlParameters(), fin.poolSettings(), new ArrayList<>(), statements);
+          log.accept(o.oneLine());
+          finals.add(o);
+        } catch (Exception e) {
+          log.accept("  prove's final configuration FAILED: " + e);
+          finals.add(new ScenarioOutcome(asScenario, null, Map.of(), java.util.Set.of(), "", null, null, List.of(), e.toString()));
+        } finally {
+          guard.restore();
+          try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+          } catch (IllegalStateException shuttingDown) {
+            // The hook is running or will run.
+          }
+        }
+        scenarioRounds.add(runner.runAll(scenarios));
+      }
+    }
+    return new Comparison(new ScenarioRuns(finals), ScenarioRuns.fromRounds(scenarioRounds));
+  }
+
+  /**
    * The profile as the advisor should judge this step's pool by: only the sources that can be the
    * pool (same URL without parameters and, for every property the step configured, the same value
    * where the source recorded it), each with the isolation the pool really runs.

@@ -160,16 +160,20 @@ class ProveIT {
 
   @Test
   @TiDBOnly
-  void onTiDBProveReachesAtLeastScenario7sThroughput() throws Exception {
-    // Scenario 7 measured the same way, right after prove, on the same data.
-    ScenarioOutcome s7 = new ScenarioRunner(server, database, mix, new ServerWireCounts(server), SETTINGS, log::add)
-        .runAll(List.of(Scenarios.load().byId(7))).get(0);
-    assertThat(s7.ok()).isTrue();
-    // 15%: two 2-second windows on a shared machine move by about that much between runs
-    // (docs/bank-oltp.md); the study's S7 gain over S3 is +108%, so a real shortfall is far larger.
-    assertThat(result.last().statementsPerSecond()).isGreaterThanOrEqualTo(0.85 * s7.statementsPerSecond());
+  void onTiDBProveReachesNinetyPercentOfTheBestScenarioMeasuredInTheSameRun() throws Exception {
+    // The study's best scenarios and prove's final configuration, interleaved on the same data;
+    // medians of three windows each, longer than the loop's, so one slow moment of a shared
+    // machine cannot decide it.
+    Workload.Settings windows = new Workload.Settings(4, Duration.ofSeconds(2), Duration.ofSeconds(5), 42, SCALE, 1500);
+    ProveSession.Comparison c = new ProveSession(server, database, mix, agent, SETTINGS, MAX_STEPS, log::add)
+        .compare(result, List.of(Scenarios.load().byId(5), Scenarios.load().byId(6), Scenarios.load().byId(7)), 3, windows);
+    System.out.println(String.join("\n", new ProveReport(server.kind() + " " + server.version(),
+        server.jdbcUrl(database, result.finalConfig().urlParameters()), SETTINGS, agent.describe(), result, c).comparisonLines()));
+    assertThat(c.best()).isNotNull();
+    assertThat(c.ratioToBest()).as("prove's final configuration / best of S5-S7").isGreaterThanOrEqualTo(0.9);
     assertThat(result.finalConfig().globals()).containsKeys("tidb_ignore_prepared_cache_close_stmt", "tidb_rc_read_check_ts");
     assertThat(result.finalConfig().cachedTables()).isNotEmpty();
+    assertThat(cachedTables()).as("the comparison put the tables back").isZero();
   }
 
   /** The globals prove or the scenarios may touch (read back only where the server has them). */
