@@ -3,6 +3,7 @@ package io.wireadvisor.cli;
 import io.wireadvisor.advisor.Advisor;
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Comparison;
+import io.wireadvisor.advisor.Redaction;
 import io.wireadvisor.profile.ProfileFormatException;
 import io.wireadvisor.profile.ProfileJson;
 import io.wireadvisor.profile.TrafficProfile;
@@ -11,13 +12,17 @@ import io.wireadvisor.report.Reports;
 import io.wireadvisor.server.ServerInspector;
 import io.wireadvisor.server.ServerView;
 import io.wireadvisor.server.ServerViewJson;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -46,6 +51,17 @@ public final class WireAdvisorCli implements Callable<Integer> {
   public static final int RECOMMENDATIONS = 1;
   public static final int ERROR = 2;
 
+  /** Environment variable read for the password when no password option is given. */
+  public static final String PASSWORD_ENV = "WIRE_ADVISOR_PASSWORD";
+
+  private final Map<String, String> env;
+  /** Passwords resolved during this run: masked in every message printed. */
+  final List<String> secrets = new ArrayList<>();
+
+  WireAdvisorCli(Map<String, String> env) {
+    this.env = env;
+  }
+
   @Override
   public Integer call() {
     CommandLine.usage(this, System.out);
@@ -58,19 +74,26 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
   /** Runs the CLI with the given streams; returns the exit code (used by tests). */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine cl = new CommandLine(new WireAdvisorCli());
+    return run(args, out, err, System.getenv());
+  }
+
+  /** Runs the CLI with the given streams and environment; returns the exit code. */
+  static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
+    WireAdvisorCli root = new WireAdvisorCli(env);
+    CommandLine cl = new CommandLine(root);
     cl.setOut(out);
     cl.setErr(err);
     cl.setExitCodeExceptionMapper(e -> ERROR);
+    // Messages may echo a JDBC URL or an argument: never print a password in them.
     cl.setParameterExceptionHandler(
         (ex, a) -> {
-          err.println("error: " + ex.getMessage());
+          err.println("error: " + Redaction.text(ex.getMessage(), root.secrets));
           ex.getCommandLine().usage(err);
           return ERROR;
         });
     cl.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
-          err.println("error: " + ex.getMessage());
+          err.println("error: " + Redaction.text(String.valueOf(ex.getMessage()), root.secrets));
           return ERROR;
         });
     int code = cl.execute(args);
@@ -100,9 +123,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
     @Option(names = "--user", description = "User for --jdbc-url.")
     String user;
 
-    @Option(names = "--password", description = "Password for --jdbc-url.", arity = "0..1",
-        interactive = true)
-    String password;
+    @CommandLine.Mixin PasswordOptions password;
 
     @Option(names = "--status-url", description = "TiDB status port, e.g. http://tidb:10080 (reads /metrics).")
     String statusUrl;
@@ -117,7 +138,80 @@ public final class WireAdvisorCli implements Callable<Integer> {
       if (jdbcUrl == null) {
         return null;
       }
-      return ServerInspector.inspect(jdbcUrl, user, password, statusUrl);
+      return ServerInspector.inspect(jdbcUrl, user, password.resolve(), statusUrl);
+    }
+  }
+
+  /**
+   * Where the password comes from, first match wins: {@code --password-file FILE} or {@code
+   * --password[=P]} (not both), else the {@value #PASSWORD_ENV} environment variable, else none.
+   * A value given to {@code --password} on the command line is visible in {@code ps}: it works,
+   * with a warning; {@code --password} without a value prompts.
+   */
+  static final class PasswordOptions {
+    @Option(names = "--password", arity = "0..1", interactive = true, paramLabel = "PASSWORD",
+        description = "Password for --jdbc-url. Without a value: prompts. A value here is visible"
+            + " in ps: prefer --password-file or " + PASSWORD_ENV + ".")
+    String password;
+
+    @Option(names = "--password-file", paramLabel = "FILE",
+        description = "Read the password from the first line of FILE.")
+    Path passwordFile;
+
+    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec mixee;
+
+    String resolve() throws IOException {
+      WireAdvisorCli root = (WireAdvisorCli) mixee.root().userObject();
+      String resolved = resolve(root.env, mixee.commandLine().getErr());
+      if (resolved != null) {
+        root.secrets.add(resolved);
+      }
+      return resolved;
+    }
+
+    private String resolve(Map<String, String> env, PrintWriter err) throws IOException {
+      if (passwordFile != null && password != null) {
+        throw new CommandLine.ParameterException(
+            mixee.commandLine(), "give --password or --password-file, not both");
+      }
+      if (passwordFile != null) {
+        return readPasswordFile(passwordFile);
+      }
+      if (password != null) {
+        if (givenOnCommandLine()) {
+          err.println(
+              "warning: a --password value on the command line is visible to other users (ps,"
+                  + " shell history); use --password-file FILE, " + PASSWORD_ENV
+                  + " or --password without a value (prompts)");
+          err.flush();
+        }
+        return password;
+      }
+      return env.get(PASSWORD_ENV);
+    }
+
+    /** True when the value came with the option, not from the interactive prompt. */
+    private boolean givenOnCommandLine() {
+      CommandLine.ParseResult pr = mixee.commandLine().getParseResult();
+      CommandLine.Model.OptionSpec o = pr == null ? null : pr.matchedOption("--password");
+      return o != null && !o.originalStringValues().isEmpty();
+    }
+  }
+
+  /** The first line of {@code file}, without its line terminator. */
+  static String readPasswordFile(Path file) throws IOException {
+    try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      String line = r.readLine();
+      return line == null ? "" : line;
+    } catch (NoSuchFileException e) {
+      throw new IOException("cannot read the password file " + file + ": no such file");
+    } catch (AccessDeniedException e) {
+      throw new IOException("cannot read the password file " + file + ": permission denied");
+    } catch (IOException e) {
+      // The exception's own message is not printed: it could quote part of the file.
+      throw new IOException(
+          "cannot read the password file " + file + ": " + e.getClass().getSimpleName());
     }
   }
 
@@ -243,8 +337,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
     @Option(names = "--user")
     String user;
 
-    @Option(names = "--password", arity = "0..1", interactive = true)
-    String password;
+    @CommandLine.Mixin PasswordOptions password;
 
     @Option(names = "--status-url", description = "TiDB status port, e.g. http://tidb:10080.")
     String statusUrl;
@@ -256,7 +349,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      ServerView v = ServerInspector.inspect(jdbcUrl, user, password, statusUrl);
+      ServerView v = ServerInspector.inspect(jdbcUrl, user, password.resolve(), statusUrl);
       write(ServerViewJson.toJson(v), output, spec.commandLine().getOut());
       return NOTHING_TO_DO;
     }
