@@ -6,6 +6,7 @@ import io.wireadvisor.advisor.Comparison;
 import io.wireadvisor.advisor.Redaction;
 import io.wireadvisor.profile.ProfileFormatException;
 import io.wireadvisor.profile.ProfileJson;
+import io.wireadvisor.profile.ProfileLimits;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.report.AnalysisJson;
 import io.wireadvisor.report.Reports;
@@ -103,16 +104,59 @@ public final class WireAdvisorCli implements Callable<Integer> {
   }
 
   /** Reads profiles, naming the file and the field on a format error. */
-  static List<TrafficProfile> read(List<Path> files) throws IOException {
+  static List<TrafficProfile> read(List<Path> files, ProfileLimits limits) throws IOException {
     List<TrafficProfile> profiles = new ArrayList<>();
     for (Path f : files) {
       try {
-        profiles.add(ProfileJson.readFile(f));
+        profiles.add(ProfileJson.readFile(f, limits));
       } catch (ProfileFormatException e) {
         throw new IOException(f + ": " + e.getMessage(), e);
       }
     }
     return profiles;
+  }
+
+  /** How much of a profile file is accepted (forged or corrupt files must not exhaust memory). */
+  static final class ProfileOptions {
+    @Option(names = "--max-profile-size", paramLabel = "SIZE", defaultValue = "64M",
+        description = "Refuse a profile file larger than this: bytes, or with K, M or G (binary)"
+            + " (default: ${DEFAULT-VALUE}).")
+    String maxSize;
+
+    @Option(names = "--max-profile-shapes", paramLabel = "N", defaultValue = "20000",
+        description = "Refuse a profile with more shapes than this (default: ${DEFAULT-VALUE}).")
+    int maxShapes;
+
+    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec mixee;
+
+    ProfileLimits limits() {
+      long bytes = parseSize(maxSize);
+      if (bytes < 1 || maxShapes < 1) {
+        throw new CommandLine.ParameterException(mixee.commandLine(),
+            "--max-profile-size and --max-profile-shapes must be positive");
+      }
+      return ProfileLimits.defaults().withMaxBytes(bytes).withMaxShapes(maxShapes);
+    }
+
+    private long parseSize(String text) {
+      String t = text.trim().toUpperCase(java.util.Locale.ROOT);
+      int shift = 0;
+      if (t.endsWith("K") || t.endsWith("M") || t.endsWith("G")) {
+        shift = t.endsWith("K") ? 10 : t.endsWith("M") ? 20 : 30;
+        t = t.substring(0, t.length() - 1);
+      }
+      try {
+        long n = Long.parseLong(t);
+        if (n > (Long.MAX_VALUE >> shift)) {
+          throw new NumberFormatException();
+        }
+        return n << shift;
+      } catch (NumberFormatException e) {
+        throw new CommandLine.ParameterException(mixee.commandLine(),
+            "--max-profile-size: expected bytes, or a number with K, M or G, got '" + text + "'");
+      }
+    }
   }
 
   /** Options to reach a live server (read-only) or a saved server view. */
@@ -246,6 +290,8 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
     @CommandLine.Mixin ServerOptions server;
 
+    @CommandLine.Mixin ProfileOptions limits;
+
     @Option(names = "--format", defaultValue = "text", description = "text, markdown, json or html.")
     Format format;
 
@@ -256,7 +302,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      Analysis a = Advisor.analyze(read(profiles), server.view());
+      Analysis a = Advisor.analyze(read(profiles, limits.limits()), server.view());
       String text;
       switch (format) {
         case markdown:
@@ -285,9 +331,11 @@ public final class WireAdvisorCli implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, required = true, description = "The merged profile.")
     Path output;
 
+    @CommandLine.Mixin ProfileOptions limits;
+
     @Override
     public Integer call() throws Exception {
-      ProfileJson.writeFile(TrafficProfile.mergeAll(read(profiles)), output);
+      ProfileJson.writeFile(TrafficProfile.mergeAll(read(profiles, limits.limits())), output);
       return NOTHING_TO_DO;
     }
   }
@@ -306,6 +354,8 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
     @CommandLine.Mixin ServerOptions server;
 
+    @CommandLine.Mixin ProfileOptions limits;
+
     @Option(names = "--format", defaultValue = "text", description = "text, json or html.")
     Format format;
 
@@ -319,7 +369,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
       List<Path> files = new ArrayList<>();
       files.add(before);
       files.add(after);
-      List<TrafficProfile> p = read(files);
+      List<TrafficProfile> p = read(files, limits.limits());
       Comparison c = Comparison.of(p.get(0), p.get(1), server.view());
       String text = format == Format.json ? AnalysisJson.toJson(c)
           : format == Format.html ? Reports.html(c) : Reports.text(c);

@@ -189,4 +189,33 @@ class WireAdvisorCliTest {
     assertThat(err.toString()).contains("not both");
     assertNoSecretPrinted("Sekr3t!");
   }
+
+  // ---------------------------------------------------------------- profile limits
+
+  @Test
+  void aForgedHistogramPrecisionExitsTwoNamingFileAndField() throws Exception {
+    Path bad = dir.resolve("forged.json");
+    String json = ProfileJson.toJson(BankLikeFixtures.scenario(1))
+        .replaceFirst("\"precisionBits\" : 7", "\"precisionBits\" : 10");
+    Files.write(bad, json.getBytes(StandardCharsets.UTF_8));
+    assertThat(run("analyze", bad.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("forged.json: connections.distributions.")
+        .contains(".precisionBits: 10 is not allowed");
+  }
+
+  @Test
+  void maxProfileSizeAndShapesAreEnforcedAndOverridable() throws Exception {
+    Path s1 = write("s1.json", BankLikeFixtures.scenario(1));
+    long size = Files.size(s1);
+    assertThat(run("analyze", s1.toString(), "--max-profile-size", "1K")).isEqualTo(2);
+    assertThat(err.toString()).contains("s1.json", "above the limit of 1024 bytes",
+        "--max-profile-size");
+    assertThat(run("analyze", s1.toString(), "--max-profile-size", String.valueOf(size)))
+        .isEqualTo(1);
+    assertThat(run("merge", s1.toString(), "--max-profile-shapes", "3", "-o",
+        dir.resolve("m.json").toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("shapes: holds more than 3 shapes");
+    assertThat(run("analyze", s1.toString(), "--max-profile-size", "lots")).isEqualTo(2);
+    assertThat(err.toString()).contains("--max-profile-size: expected bytes");
+  }
 }
