@@ -52,6 +52,9 @@ public final class WireAdvisorCli implements Callable<Integer> {
   public static final int RECOMMENDATIONS = 1;
   public static final int ERROR = 2;
 
+  /** Largest --server-view file read (a real one is a few hundred KB). */
+  static final long MAX_SERVER_VIEW_BYTES = 64L << 20;
+
   /** Environment variable read for the password when no password option is given. */
   public static final String PASSWORD_ENV = "WIRE_ADVISOR_PASSWORD";
 
@@ -177,6 +180,11 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
     ServerView view() throws Exception {
       if (serverView != null) {
+        long size = Files.size(serverView);
+        if (size > MAX_SERVER_VIEW_BYTES) {
+          throw new IOException(serverView + ": the server view is " + size
+              + " bytes, above the limit of " + MAX_SERVER_VIEW_BYTES + " bytes");
+        }
         return ServerViewJson.fromJson(new String(Files.readAllBytes(serverView), StandardCharsets.UTF_8));
       }
       if (jdbcUrl == null) {
