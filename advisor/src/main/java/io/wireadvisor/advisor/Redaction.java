@@ -19,8 +19,11 @@ public final class Redaction {
 
   private static final String[] SECRET_WORDS = {"password", "pwd", "secret", "token", "key"};
 
-  /** {@code //user:password@} in a URL. */
-  private static final Pattern USER_INFO = Pattern.compile("(//[^/:@\\s]*:)[^@\\s]*@");
+  /**
+   * {@code //user:password@} in a URL; greedy up to the last {@code @} before the path, so a
+   * password holding {@code @} is masked whole.
+   */
+  private static final Pattern USER_INFO = Pattern.compile("(//[^/:@\\s]*:)[^\\s/?#]*@");
 
   /** {@code name=value} where the name looks secret (JDBC URL parameters, key=value lists). */
   private static final Pattern SECRET_PARAMETER =

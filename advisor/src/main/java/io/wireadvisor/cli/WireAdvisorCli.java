@@ -190,7 +190,21 @@ public final class WireAdvisorCli implements Callable<Integer> {
       if (jdbcUrl == null) {
         return null;
       }
-      return ServerInspector.inspect(jdbcUrl, user, password.resolve(), statusUrl);
+      return inspect(jdbcUrl, user, password.resolve(), statusUrl);
+    }
+  }
+
+  /**
+   * Inspects the server; a failure names the URL (the error handler masks its credentials), since
+   * the driver's own message often does not say which server it could not reach.
+   */
+  static ServerView inspect(String jdbcUrl, String user, String password, String statusUrl)
+      throws IOException {
+    try {
+      return ServerInspector.inspect(jdbcUrl, user, password, statusUrl);
+    } catch (java.sql.SQLException e) {
+      // A space ends the masked URL: a colon could be part of a password.
+      throw new IOException("cannot inspect " + jdbcUrl + " - " + e.getMessage(), e);
     }
   }
 
@@ -407,7 +421,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      ServerView v = ServerInspector.inspect(jdbcUrl, user, password.resolve(), statusUrl);
+      ServerView v = inspect(jdbcUrl, user, password.resolve(), statusUrl);
       write(ServerViewJson.toJson(v), output, spec.commandLine().getOut());
       return NOTHING_TO_DO;
     }
