@@ -170,15 +170,14 @@ public final class WireAdvisorCli implements Callable<Integer> {
     @Option(names = "--user", description = "User for --jdbc-url.")
     String user;
 
-    @CommandLine.Mixin PasswordOptions password;
-
     @Option(names = "--status-url", description = "TiDB status port, e.g. http://tidb:10080 (reads /metrics).")
     String statusUrl;
 
     @Option(names = "--server-view", description = "A server view saved by 'inspect --output'.")
     Path serverView;
 
-    ServerView view() throws Exception {
+    /** The server view, or null; {@code password} is the command's (mixins do not nest well). */
+    ServerView view(PasswordOptions password) throws Exception {
       if (serverView != null) {
         long size = Files.size(serverView);
         if (size > MAX_SERVER_VIEW_BYTES) {
@@ -245,7 +244,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
         return readPasswordFile(passwordFile);
       }
       if (password != null) {
-        if (givenOnCommandLine()) {
+        if (!password.isEmpty() && givenOnCommandLine()) {
           err.println(
               "warning: a --password value on the command line is visible to other users (ps,"
                   + " shell history); use --password-file FILE, " + PASSWORD_ENV
@@ -312,6 +311,8 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
     @CommandLine.Mixin ServerOptions server;
 
+    @CommandLine.Mixin PasswordOptions password;
+
     @CommandLine.Mixin ProfileOptions limits;
 
     @Option(names = "--format", defaultValue = "text", description = "text, markdown, json or html.")
@@ -324,7 +325,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      Analysis a = Advisor.analyze(read(profiles, limits.limits()), server.view());
+      Analysis a = Advisor.analyze(read(profiles, limits.limits()), server.view(password));
       String text;
       switch (format) {
         case markdown:
@@ -376,6 +377,8 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
     @CommandLine.Mixin ServerOptions server;
 
+    @CommandLine.Mixin PasswordOptions password;
+
     @CommandLine.Mixin ProfileOptions limits;
 
     @Option(names = "--format", defaultValue = "text", description = "text, json or html.")
@@ -392,7 +395,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
       files.add(before);
       files.add(after);
       List<TrafficProfile> p = read(files, limits.limits());
-      Comparison c = Comparison.of(p.get(0), p.get(1), server.view());
+      Comparison c = Comparison.of(p.get(0), p.get(1), server.view(password));
       String text = format == Format.json ? AnalysisJson.toJson(c)
           : format == Format.html ? Reports.html(c) : Reports.text(c);
       write(text, output, spec.commandLine().getOut());

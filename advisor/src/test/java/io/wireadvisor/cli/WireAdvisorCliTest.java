@@ -133,8 +133,14 @@ class WireAdvisorCliTest {
     assertThat(run("analyze", s1.toString(), "--jdbc-url",
         "jdbc:mysql://u:pw-in-url@127.0.0.1:1/db?password=pw-param&connectTimeout=2000"))
         .isEqualTo(2);
-    assertThat(err.toString()).contains("error:");
+    assertThat(err.toString()).contains("error: cannot inspect jdbc:mysql://u:****@127.0.0.1:1/db");
     assertNoSecretPrinted("pw-in-url", "pw-param", "from-env-secret");
+
+    err.getBuffer().setLength(0);
+    assertThat(run("diff", s1.toString(), s1.toString(), "--jdbc-url", LEAKY_URL, "--password",
+        "Sekr3t!")).isEqualTo(2);
+    assertThat(err.toString()).contains("warning:", "error: cannot inspect jdbc:nosuchdriver://u:****@");
+    assertNoSecretPrinted("pw-in-url", "pw-param", "Sekr3t!");
   }
 
   @Test
