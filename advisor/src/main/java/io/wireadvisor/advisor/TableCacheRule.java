@@ -123,7 +123,7 @@ public final class TableCacheRule implements Rule {
       TableInfo t = u.table;
       r.evidence(
           "  "
-              + t.qualifiedName()
+              + Fmt.printable(t.qualifiedName())
               + "  "
               + Fmt.bytes(t.totalBytes())
               + "  "

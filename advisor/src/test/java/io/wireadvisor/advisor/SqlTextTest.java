@@ -221,4 +221,11 @@ class SqlTextTest {
     assertThat(named).containsExactlyInAnyOrderElementsOf(reachable);
     assertThat(r.evidence()).anyMatch(e -> e.contains("1 tables were left out"));
   }
+
+  @Test
+  void reportsQuoteNamesWithoutTerminalControlCharacters() {
+    assertThat(Fmt.printable("t\u001b[2J\nDROP\u202e")).isEqualTo("t\\u001b[2J\\u000aDROP\\u202e");
+    assertThat(Fmt.sql("select 1", 100)).isEqualTo("select 1");
+    assertThat(Fmt.printable("ünïcödé 名前")).isEqualTo("ünïcödé 名前");
+  }
 }
