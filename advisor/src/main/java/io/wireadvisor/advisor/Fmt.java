@@ -44,7 +44,32 @@ public final class Fmt {
   /** A digest text cut to {@code max} chars with an ellipsis. */
   public static String sql(String text, int max) {
     String t = text == null ? "" : text;
-    return t.length() <= max ? t : t.substring(0, max - 3) + "...";
+    return printable(t.length() <= max ? t : t.substring(0, max - 3) + "...");
+  }
+
+  /**
+   * {@code text} with control and bidirectional-override characters written as a backslash, u and
+   * four hex digits: names and SQL come from profiles, and a terminal must not act on what a
+   * report quotes.
+   */
+  public static String printable(String text) {
+    StringBuilder sb = null;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean unsafe = Character.isISOControl(c) || (c >= '\u202a' && c <= '\u202e')
+          || (c >= '\u2066' && c <= '\u2069');
+      if (unsafe && sb == null) {
+        sb = new StringBuilder(text.length() + 16).append(text, 0, i);
+      }
+      if (sb != null) {
+        if (unsafe) {
+          sb.append(String.format("\\u%04x", (int) c));
+        } else {
+          sb.append(c);
+        }
+      }
+    }
+    return sb == null ? text : sb.toString();
   }
 
   /** The smallest "round" number >= n: multiples of 25 up to 500, of 100 up to 5000, else 1000. */

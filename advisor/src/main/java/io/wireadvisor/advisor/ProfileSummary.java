@@ -57,10 +57,12 @@ public final class ProfileSummary {
       if (src.serverVersion() != null) {
         sb.append(", server ").append(src.serverVersion());
       }
-      if (!src.properties().isEmpty()) {
-        sb.append(", ").append(src.properties());
+      // Defence in depth: collectors never record credentials, but a profile is only a file.
+      Map<String, String> props = Redaction.withoutSecrets(src.properties());
+      if (!props.isEmpty()) {
+        sb.append(", ").append(props);
       }
-      s.add(sb.toString());
+      s.add(Redaction.text(sb.toString(), null));
     }
     this.sources = Collections.unmodifiableList(s);
   }

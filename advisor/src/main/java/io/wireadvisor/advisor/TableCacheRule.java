@@ -73,6 +73,7 @@ public final class TableCacheRule implements Rule {
     }
     double minutes = profile.windowSeconds() / 60.0;
     List<Usage> candidates = new ArrayList<>();
+    int unquotable = 0;
     for (Usage u : usage.values()) {
       TableInfo t = u.table;
       if (t.cached() || t.view() || t.temporary() || t.partitioned()) {
@@ -82,6 +83,10 @@ public final class TableCacheRule implements Rule {
         continue;
       }
       if (u.writes / minutes >= MAX_WRITES_PER_MINUTE || u.reads / minutes < MIN_READS_PER_MINUTE) {
+        continue;
+      }
+      if (!SqlText.isQuotableIdentifier(t.schema()) || !SqlText.isQuotableIdentifier(t.name())) {
+        unquotable++; // only a forged server view holds such names: print no SQL for them
         continue;
       }
       candidates.add(u);
@@ -118,7 +123,7 @@ public final class TableCacheRule implements Rule {
       TableInfo t = u.table;
       r.evidence(
           "  "
-              + t.qualifiedName()
+              + Fmt.printable(t.qualifiedName())
               + "  "
               + Fmt.bytes(t.totalBytes())
               + "  "
@@ -126,7 +131,10 @@ public final class TableCacheRule implements Rule {
               + "  "
               + Fmt.rate(u.writes / minutes)
               + (t.totalBytes() > COMFORTABLE_BYTES ? "  (large: every tidb-server holds a copy)" : ""));
-      change.sql("ALTER TABLE `" + t.schema() + "`.`" + t.name() + "` CACHE;");
+      change.sql(alterTableCache(t));
+    }
+    if (unquotable > 0) {
+      r.evidence(unquotable + " tables were left out: their names are not valid MySQL identifiers.");
     }
     if (unknown > 0) {
       r.evidence(unknown + " table references in the profile matched no table the server listed.");
@@ -151,6 +159,12 @@ public final class TableCacheRule implements Rule {
                 + " tidb_server_read_from_tablecache_total grows.")
         .expect(Expectation.serverSide("reads served from the table cache (server-side)"))
         .build();
+  }
+
+  /** {@code ALTER TABLE `schema`.`name` CACHE;} with both names quoted. */
+  static String alterTableCache(TableInfo t) {
+    return "ALTER TABLE " + SqlText.identifier(t.schema()) + "." + SqlText.identifier(t.name())
+        + " CACHE;";
   }
 
   private static Usage usage(

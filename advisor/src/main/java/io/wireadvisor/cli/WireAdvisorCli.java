@@ -3,21 +3,27 @@ package io.wireadvisor.cli;
 import io.wireadvisor.advisor.Advisor;
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Comparison;
+import io.wireadvisor.advisor.Redaction;
 import io.wireadvisor.profile.ProfileFormatException;
 import io.wireadvisor.profile.ProfileJson;
+import io.wireadvisor.profile.ProfileLimits;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.report.AnalysisJson;
 import io.wireadvisor.report.Reports;
 import io.wireadvisor.server.ServerInspector;
 import io.wireadvisor.server.ServerView;
 import io.wireadvisor.server.ServerViewJson;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -46,6 +52,20 @@ public final class WireAdvisorCli implements Callable<Integer> {
   public static final int RECOMMENDATIONS = 1;
   public static final int ERROR = 2;
 
+  /** Largest --server-view file read (a real one is a few hundred KB). */
+  static final long MAX_SERVER_VIEW_BYTES = 64L << 20;
+
+  /** Environment variable read for the password when no password option is given. */
+  public static final String PASSWORD_ENV = "WIRE_ADVISOR_PASSWORD";
+
+  private final Map<String, String> env;
+  /** Passwords resolved during this run: masked in every message printed. */
+  final List<String> secrets = new ArrayList<>();
+
+  WireAdvisorCli(Map<String, String> env) {
+    this.env = env;
+  }
+
   @Override
   public Integer call() {
     CommandLine.usage(this, System.out);
@@ -58,19 +78,26 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
   /** Runs the CLI with the given streams; returns the exit code (used by tests). */
   public static int run(String[] args, PrintWriter out, PrintWriter err) {
-    CommandLine cl = new CommandLine(new WireAdvisorCli());
+    return run(args, out, err, System.getenv());
+  }
+
+  /** Runs the CLI with the given streams and environment; returns the exit code. */
+  static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
+    WireAdvisorCli root = new WireAdvisorCli(env);
+    CommandLine cl = new CommandLine(root);
     cl.setOut(out);
     cl.setErr(err);
     cl.setExitCodeExceptionMapper(e -> ERROR);
+    // Messages may echo a JDBC URL or an argument: never print a password in them.
     cl.setParameterExceptionHandler(
         (ex, a) -> {
-          err.println("error: " + ex.getMessage());
+          err.println("error: " + Redaction.text(ex.getMessage(), root.secrets));
           ex.getCommandLine().usage(err);
           return ERROR;
         });
     cl.setExecutionExceptionHandler(
         (ex, commandLine, parseResult) -> {
-          err.println("error: " + ex.getMessage());
+          err.println("error: " + Redaction.text(String.valueOf(ex.getMessage()), root.secrets));
           return ERROR;
         });
     int code = cl.execute(args);
@@ -80,16 +107,59 @@ public final class WireAdvisorCli implements Callable<Integer> {
   }
 
   /** Reads profiles, naming the file and the field on a format error. */
-  static List<TrafficProfile> read(List<Path> files) throws IOException {
+  static List<TrafficProfile> read(List<Path> files, ProfileLimits limits) throws IOException {
     List<TrafficProfile> profiles = new ArrayList<>();
     for (Path f : files) {
       try {
-        profiles.add(ProfileJson.readFile(f));
+        profiles.add(ProfileJson.readFile(f, limits));
       } catch (ProfileFormatException e) {
         throw new IOException(f + ": " + e.getMessage(), e);
       }
     }
     return profiles;
+  }
+
+  /** How much of a profile file is accepted (forged or corrupt files must not exhaust memory). */
+  static final class ProfileOptions {
+    @Option(names = "--max-profile-size", paramLabel = "SIZE", defaultValue = "64M",
+        description = "Refuse a profile file larger than this: bytes, or with K, M or G (binary)"
+            + " (default: ${DEFAULT-VALUE}).")
+    String maxSize;
+
+    @Option(names = "--max-profile-shapes", paramLabel = "N", defaultValue = "20000",
+        description = "Refuse a profile with more shapes than this (default: ${DEFAULT-VALUE}).")
+    int maxShapes;
+
+    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec mixee;
+
+    ProfileLimits limits() {
+      long bytes = parseSize(maxSize);
+      if (bytes < 1 || maxShapes < 1) {
+        throw new CommandLine.ParameterException(mixee.commandLine(),
+            "--max-profile-size and --max-profile-shapes must be positive");
+      }
+      return ProfileLimits.defaults().withMaxBytes(bytes).withMaxShapes(maxShapes);
+    }
+
+    private long parseSize(String text) {
+      String t = text.trim().toUpperCase(java.util.Locale.ROOT);
+      int shift = 0;
+      if (t.endsWith("K") || t.endsWith("M") || t.endsWith("G")) {
+        shift = t.endsWith("K") ? 10 : t.endsWith("M") ? 20 : 30;
+        t = t.substring(0, t.length() - 1);
+      }
+      try {
+        long n = Long.parseLong(t);
+        if (n > (Long.MAX_VALUE >> shift)) {
+          throw new NumberFormatException();
+        }
+        return n << shift;
+      } catch (NumberFormatException e) {
+        throw new CommandLine.ParameterException(mixee.commandLine(),
+            "--max-profile-size: expected bytes, or a number with K, M or G, got '" + text + "'");
+      }
+    }
   }
 
   /** Options to reach a live server (read-only) or a saved server view. */
@@ -100,24 +170,113 @@ public final class WireAdvisorCli implements Callable<Integer> {
     @Option(names = "--user", description = "User for --jdbc-url.")
     String user;
 
-    @Option(names = "--password", description = "Password for --jdbc-url.", arity = "0..1",
-        interactive = true)
-    String password;
-
     @Option(names = "--status-url", description = "TiDB status port, e.g. http://tidb:10080 (reads /metrics).")
     String statusUrl;
 
     @Option(names = "--server-view", description = "A server view saved by 'inspect --output'.")
     Path serverView;
 
-    ServerView view() throws Exception {
+    /** The server view, or null; {@code password} is the command's (mixins do not nest well). */
+    ServerView view(PasswordOptions password) throws Exception {
       if (serverView != null) {
+        long size = Files.size(serverView);
+        if (size > MAX_SERVER_VIEW_BYTES) {
+          throw new IOException(serverView + ": the server view is " + size
+              + " bytes, above the limit of " + MAX_SERVER_VIEW_BYTES + " bytes");
+        }
         return ServerViewJson.fromJson(new String(Files.readAllBytes(serverView), StandardCharsets.UTF_8));
       }
       if (jdbcUrl == null) {
         return null;
       }
+      return inspect(jdbcUrl, user, password.resolve(), statusUrl);
+    }
+  }
+
+  /**
+   * Inspects the server; a failure names the URL (the error handler masks its credentials), since
+   * the driver's own message often does not say which server it could not reach.
+   */
+  static ServerView inspect(String jdbcUrl, String user, String password, String statusUrl)
+      throws IOException {
+    try {
       return ServerInspector.inspect(jdbcUrl, user, password, statusUrl);
+    } catch (java.sql.SQLException e) {
+      // A space ends the masked URL: a colon could be part of a password.
+      throw new IOException("cannot inspect " + jdbcUrl + " - " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Where the password comes from, first match wins: {@code --password-file FILE} or {@code
+   * --password[=P]} (not both), else the {@value #PASSWORD_ENV} environment variable, else none.
+   * A value given to {@code --password} on the command line is visible in {@code ps}: it works,
+   * with a warning; {@code --password} without a value prompts.
+   */
+  static final class PasswordOptions {
+    @Option(names = "--password", arity = "0..1", interactive = true, paramLabel = "PASSWORD",
+        description = "Password for --jdbc-url. Without a value: prompts. A value here is visible"
+            + " in ps: prefer --password-file or " + PASSWORD_ENV + ".")
+    String password;
+
+    @Option(names = "--password-file", paramLabel = "FILE",
+        description = "Read the password from the first line of FILE.")
+    Path passwordFile;
+
+    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec mixee;
+
+    String resolve() throws IOException {
+      WireAdvisorCli root = (WireAdvisorCli) mixee.root().userObject();
+      String resolved = resolve(root.env, mixee.commandLine().getErr());
+      if (resolved != null) {
+        root.secrets.add(resolved);
+      }
+      return resolved;
+    }
+
+    private String resolve(Map<String, String> env, PrintWriter err) throws IOException {
+      if (passwordFile != null && password != null) {
+        throw new CommandLine.ParameterException(
+            mixee.commandLine(), "give --password or --password-file, not both");
+      }
+      if (passwordFile != null) {
+        return readPasswordFile(passwordFile);
+      }
+      if (password != null) {
+        if (!password.isEmpty() && givenOnCommandLine()) {
+          err.println(
+              "warning: a --password value on the command line is visible to other users (ps,"
+                  + " shell history); use --password-file FILE, " + PASSWORD_ENV
+                  + " or --password without a value (prompts)");
+          err.flush();
+        }
+        return password;
+      }
+      return env.get(PASSWORD_ENV);
+    }
+
+    /** True when the value came with the option, not from the interactive prompt. */
+    private boolean givenOnCommandLine() {
+      CommandLine.ParseResult pr = mixee.commandLine().getParseResult();
+      CommandLine.Model.OptionSpec o = pr == null ? null : pr.matchedOption("--password");
+      return o != null && !o.originalStringValues().isEmpty();
+    }
+  }
+
+  /** The first line of {@code file}, without its line terminator. */
+  static String readPasswordFile(Path file) throws IOException {
+    try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      String line = r.readLine();
+      return line == null ? "" : line;
+    } catch (NoSuchFileException e) {
+      throw new IOException("cannot read the password file " + file + ": no such file");
+    } catch (AccessDeniedException e) {
+      throw new IOException("cannot read the password file " + file + ": permission denied");
+    } catch (IOException e) {
+      // The exception's own message is not printed: it could quote part of the file.
+      throw new IOException(
+          "cannot read the password file " + file + ": " + e.getClass().getSimpleName());
     }
   }
 
@@ -152,6 +311,10 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
     @CommandLine.Mixin ServerOptions server;
 
+    @CommandLine.Mixin PasswordOptions password;
+
+    @CommandLine.Mixin ProfileOptions limits;
+
     @Option(names = "--format", defaultValue = "text", description = "text, markdown, json or html.")
     Format format;
 
@@ -162,7 +325,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      Analysis a = Advisor.analyze(read(profiles), server.view());
+      Analysis a = Advisor.analyze(read(profiles, limits.limits()), server.view(password));
       String text;
       switch (format) {
         case markdown:
@@ -191,9 +354,11 @@ public final class WireAdvisorCli implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, required = true, description = "The merged profile.")
     Path output;
 
+    @CommandLine.Mixin ProfileOptions limits;
+
     @Override
     public Integer call() throws Exception {
-      ProfileJson.writeFile(TrafficProfile.mergeAll(read(profiles)), output);
+      ProfileJson.writeFile(TrafficProfile.mergeAll(read(profiles, limits.limits())), output);
       return NOTHING_TO_DO;
     }
   }
@@ -212,6 +377,10 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
     @CommandLine.Mixin ServerOptions server;
 
+    @CommandLine.Mixin PasswordOptions password;
+
+    @CommandLine.Mixin ProfileOptions limits;
+
     @Option(names = "--format", defaultValue = "text", description = "text, json or html.")
     Format format;
 
@@ -225,8 +394,8 @@ public final class WireAdvisorCli implements Callable<Integer> {
       List<Path> files = new ArrayList<>();
       files.add(before);
       files.add(after);
-      List<TrafficProfile> p = read(files);
-      Comparison c = Comparison.of(p.get(0), p.get(1), server.view());
+      List<TrafficProfile> p = read(files, limits.limits());
+      Comparison c = Comparison.of(p.get(0), p.get(1), server.view(password));
       String text = format == Format.json ? AnalysisJson.toJson(c)
           : format == Format.html ? Reports.html(c) : Reports.text(c);
       write(text, output, spec.commandLine().getOut());
@@ -243,8 +412,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
     @Option(names = "--user")
     String user;
 
-    @Option(names = "--password", arity = "0..1", interactive = true)
-    String password;
+    @CommandLine.Mixin PasswordOptions password;
 
     @Option(names = "--status-url", description = "TiDB status port, e.g. http://tidb:10080.")
     String statusUrl;
@@ -256,7 +424,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      ServerView v = ServerInspector.inspect(jdbcUrl, user, password, statusUrl);
+      ServerView v = inspect(jdbcUrl, user, password.resolve(), statusUrl);
       write(ServerViewJson.toJson(v), output, spec.commandLine().getOut());
       return NOTHING_TO_DO;
     }

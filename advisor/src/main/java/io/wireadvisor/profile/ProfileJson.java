@@ -2,10 +2,17 @@ package io.wireadvisor.profile;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.wireadvisor.sql.ProbeKind;
 import io.wireadvisor.sql.StatementKind;
 import java.io.ByteArrayOutputStream;
@@ -237,66 +244,364 @@ public final class ProfileJson {
 
   // ---------------------------------------------------------------- reading
 
-  /** Reads a profile from JSON text. */
+  /** The top-level fields, each required, in the order the writer emits them. */
+  private static final List<String> TOP_FIELDS =
+      Arrays.asList(
+          "schema", "schemaVersion", "sources", "commands", "shapes", "probes", "connections");
+
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /** Reads a profile from JSON text, within the default {@link ProfileLimits}. */
   public static TrafficProfile fromJson(String json) throws ProfileFormatException {
     return read(new StringReader(json));
   }
 
-  /** Reads a profile from a file; the error names the file and the field. */
+  /** Reads a profile from a file within the default limits; the error names the field. */
   public static TrafficProfile readFile(Path file) throws ProfileFormatException, IOException {
-    try (InputStream in = Files.newInputStream(file)) {
-      return read(in);
+    return readFile(file, ProfileLimits.defaults());
+  }
+
+  /**
+   * Reads a profile from a file; a file larger than {@code limits.maxBytes()} is refused before it
+   * is read. The error names the field.
+   */
+  public static TrafficProfile readFile(Path file, ProfileLimits limits)
+      throws ProfileFormatException, IOException {
+    try {
+      long size = Files.size(file);
+      if (size > limits.maxBytes()) {
+        throw new ProfileFormatException(
+            "",
+            "the file is "
+                + size
+                + " bytes, above the limit of "
+                + limits.maxBytes()
+                + " bytes (raise it with --max-profile-size)");
+      }
+      try (InputStream in = Files.newInputStream(file)) {
+        return read(in, limits);
+      }
     } catch (NoSuchFileException e) {
       throw new NoSuchFileException(file.toString(), null, "no such profile file");
     }
   }
 
-  /** Reads a profile from UTF-8 JSON. */
+  /** Reads a profile from UTF-8 JSON within the default limits. */
   public static TrafficProfile read(InputStream in) throws ProfileFormatException, IOException {
-    JsonNode root;
-    try {
-      root = MAPPER.readTree(in);
-    } catch (JsonParseException e) {
-      throw notJson(e);
-    }
-    return fromTree(root);
+    return read(in, ProfileLimits.defaults());
   }
 
-  /** Reads a profile from JSON characters. */
-  public static TrafficProfile read(Reader in) throws ProfileFormatException {
-    JsonNode root;
+  /**
+   * Reads a profile from UTF-8 JSON, streaming: each limit is checked before what it limits is
+   * kept, so memory stays bounded by the limits whatever the input holds.
+   */
+  public static TrafficProfile read(InputStream in, ProfileLimits limits)
+      throws ProfileFormatException, IOException {
+    JsonParser jp;
     try {
-      root = MAPPER.readTree(in);
+      jp = factory(limits).createParser(in);
     } catch (JsonProcessingException e) {
-      throw notJson(e);
+      throw notJson(e, limits, null);
+    }
+    try {
+      return readStream(jp, limits);
+    } catch (JsonProcessingException e) {
+      throw notJson(e, limits, jp);
+    } finally {
+      jp.close();
+    }
+  }
+
+  /** Reads a profile from JSON characters within the default limits. */
+  public static TrafficProfile read(Reader in) throws ProfileFormatException {
+    ProfileLimits limits = ProfileLimits.defaults();
+    JsonParser jp = null;
+    try {
+      jp = factory(limits).createParser(in);
+      return readStream(jp, limits);
+    } catch (JsonProcessingException e) {
+      throw notJson(e, limits, jp);
     } catch (IOException e) {
       throw new ProfileFormatException("", "cannot be read: " + e.getMessage(), e);
+    } finally {
+      if (jp != null) {
+        try {
+          jp.close();
+        } catch (IOException ignored) {
+          // Closing a reader-backed parser only releases buffers.
+        }
+      }
     }
-    return fromTree(root);
   }
 
-  private static ProfileFormatException notJson(JsonProcessingException e) {
+  private static JsonFactory factory(ProfileLimits limits) {
+    return JsonFactory.builder()
+        .streamReadConstraints(
+            StreamReadConstraints.builder()
+                .maxStringLength(ProfileLimits.MAX_STRING_CHARS)
+                .maxNameLength(ProfileLimits.MAX_NAME_CHARS)
+                .maxNestingDepth(ProfileLimits.MAX_DEPTH + 2)
+                .maxDocumentLength(limits.maxBytes())
+                .build())
+        .build();
+  }
+
+  private static ProfileFormatException notJson(
+      JsonProcessingException e, ProfileLimits limits, JsonParser jp) {
+    String path = jp == null ? "" : pathOf(jp.getParsingContext());
+    if (e instanceof StreamConstraintsException) {
+      String m = String.valueOf(e.getOriginalMessage());
+      String problem;
+      if (m.contains("Document length")) {
+        problem = "the document is longer than the limit of " + limits.maxBytes()
+            + " bytes (raise it with --max-profile-size)";
+      } else if (m.contains("String value length")) {
+        problem = "a string longer than " + ProfileLimits.MAX_STRING_CHARS + " characters";
+      } else if (m.contains("Name length")) {
+        problem = "a field name longer than " + ProfileLimits.MAX_NAME_CHARS + " characters";
+      } else if (m.contains("nesting depth")) {
+        problem = "nested deeper than " + ProfileLimits.MAX_DEPTH + " levels";
+      } else {
+        problem = m;
+      }
+      return new ProfileFormatException(path, problem, e);
+    }
     String where =
         e.getLocation() == null
             ? ""
             : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-    return new ProfileFormatException("", "is not valid JSON" + where + ": " + e.getOriginalMessage(), e);
+    return new ProfileFormatException(path, "is not valid JSON" + where + ": " + e.getOriginalMessage(), e);
   }
 
-  /** Reads a profile from an already-parsed JSON tree. */
+  /** {@code shapes[3].counts} from Jackson's parsing context. */
+  private static String pathOf(JsonStreamContext ctx) {
+    List<String> parts = new ArrayList<>();
+    for (JsonStreamContext c = ctx; c != null && !c.inRoot(); c = c.getParent()) {
+      if (c.inArray()) {
+        parts.add("[" + Math.max(0, c.getCurrentIndex()) + "]");
+      } else if (c.getCurrentName() != null) {
+        parts.add("." + c.getCurrentName());
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int i = parts.size() - 1; i >= 0; i--) {
+      sb.append(parts.get(i));
+    }
+    return sb.length() > 0 && sb.charAt(0) == '.' ? sb.substring(1) : sb.toString();
+  }
+
+  private static TrafficProfile readStream(JsonParser jp, ProfileLimits limits)
+      throws ProfileFormatException, IOException {
+    JsonToken t = jp.nextToken();
+    if (t == null) {
+      throw new ProfileFormatException("", "is empty");
+    }
+    if (t != JsonToken.START_OBJECT) {
+      throw new ProfileFormatException("", "expected an object, got " + describe(t));
+    }
+    TrafficProfile p = new TrafficProfile();
+    Set<String> seen = new HashSet<>();
+    Set<String> digests = new HashSet<>();
+    while (jp.nextToken() == JsonToken.FIELD_NAME) {
+      String name = jp.getCurrentName();
+      jp.nextToken();
+      if (!TOP_FIELDS.contains(name)) {
+        throw new ProfileFormatException(name, "unknown field (allowed here: " + TOP_FIELDS + ")");
+      }
+      if (!seen.add(name)) {
+        throw new ProfileFormatException(name, "appears twice");
+      }
+      if ((name.equals("sources") || name.equals("shapes"))
+          && jp.currentToken() == JsonToken.START_ARRAY) {
+        boolean shapes = name.equals("shapes");
+        int max = shapes ? limits.maxShapes() : ProfileLimits.MAX_SOURCES;
+        int i = 0;
+        while (jp.nextToken() != JsonToken.END_ARRAY) {
+          if (i >= max) {
+            throw new ProfileFormatException(
+                name,
+                "holds more than "
+                    + max
+                    + (shapes
+                        ? " shapes, the reader's limit (raise it with --max-profile-shapes)"
+                        : " sources"));
+          }
+          String path = name + "[" + i + "]";
+          Node n = new Node(subtree(jp, path, 3, new int[] {ProfileLimits.MAX_VALUES_PER_ENTRY}), path);
+          if (shapes) {
+            addShape(p, n, digests);
+          } else {
+            p.addSource(readSource(n));
+          }
+          i++;
+        }
+        continue;
+      }
+      ObjectNode wrapper = NODES.objectNode();
+      wrapper.set(name, subtree(jp, name, 2, new int[] {ProfileLimits.MAX_VALUES_PER_ENTRY}));
+      Node r = new Node(wrapper, "");
+      switch (name) {
+        case "schema":
+          checkSchema(r);
+          break;
+        case "schemaVersion":
+          checkVersion(r);
+          break;
+        case "commands":
+          readCommands(r, p);
+          break;
+        case "probes":
+          readProbes(r, p);
+          break;
+        case "connections":
+          readConnections(r, p);
+          break;
+        default: // sources or shapes that are not arrays
+          r.field(name).elements();
+      }
+    }
+    for (String f : TOP_FIELDS) {
+      if (!seen.contains(f)) {
+        throw new ProfileFormatException(f, "is missing");
+      }
+    }
+    return p;
+  }
+
+  /**
+   * The value at the parser's current token as a tree, refusing it as soon as it nests deeper than
+   * {@link ProfileLimits#MAX_DEPTH}, has more than {@link ProfileLimits#MAX_ELEMENTS} elements or
+   * fields in one container, or more than {@code budget[0]} values in all.
+   */
+  private static JsonNode subtree(JsonParser jp, String path, int depth, int[] budget)
+      throws ProfileFormatException, IOException {
+    if (--budget[0] < 0) {
+      throw new ProfileFormatException(
+          path, "too many values (a profile entry holds at most "
+              + ProfileLimits.MAX_VALUES_PER_ENTRY + ")");
+    }
+    JsonToken t = jp.currentToken();
+    if ((t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) && depth > ProfileLimits.MAX_DEPTH) {
+      throw new ProfileFormatException(path, "nested deeper than " + ProfileLimits.MAX_DEPTH + " levels");
+    }
+    switch (t) {
+      case START_OBJECT:
+        {
+          ObjectNode o = NODES.objectNode();
+          int n = 0;
+          while (jp.nextToken() == JsonToken.FIELD_NAME) {
+            String name = jp.getCurrentName();
+            String childPath = path.isEmpty() ? name : path + "." + name;
+            if (++n > ProfileLimits.MAX_ELEMENTS) {
+              throw new ProfileFormatException(
+                  path, "has more than " + ProfileLimits.MAX_ELEMENTS + " fields");
+            }
+            jp.nextToken();
+            JsonNode v = subtree(jp, childPath, depth + 1, budget);
+            if (o.has(name)) {
+              throw new ProfileFormatException(childPath, "appears twice");
+            }
+            o.set(name, v);
+          }
+          return o;
+        }
+      case START_ARRAY:
+        {
+          ArrayNode a = NODES.arrayNode();
+          int i = 0;
+          while (jp.nextToken() != JsonToken.END_ARRAY) {
+            if (i >= ProfileLimits.MAX_ELEMENTS) {
+              throw new ProfileFormatException(
+                  path, "has more than " + ProfileLimits.MAX_ELEMENTS + " elements");
+            }
+            a.add(subtree(jp, path + "[" + i + "]", depth + 1, budget));
+            i++;
+          }
+          return a;
+        }
+      case VALUE_STRING:
+        return NODES.textNode(jp.getText());
+      case VALUE_NUMBER_INT:
+        switch (jp.getNumberType()) {
+          case INT:
+            return NODES.numberNode(jp.getIntValue());
+          case LONG:
+            return NODES.numberNode(jp.getLongValue());
+          default:
+            return NODES.numberNode(jp.getBigIntegerValue());
+        }
+      case VALUE_NUMBER_FLOAT:
+        return NODES.numberNode(jp.getDoubleValue());
+      case VALUE_TRUE:
+        return NODES.booleanNode(true);
+      case VALUE_FALSE:
+        return NODES.booleanNode(false);
+      case VALUE_NULL:
+        return NODES.nullNode();
+      default:
+        throw new ProfileFormatException(path, "unexpected " + t);
+    }
+  }
+
+  private static String describe(JsonToken t) {
+    switch (t) {
+      case START_ARRAY:
+        return "array";
+      case VALUE_STRING:
+        return "string";
+      case VALUE_NUMBER_INT:
+      case VALUE_NUMBER_FLOAT:
+        return "number";
+      case VALUE_TRUE:
+      case VALUE_FALSE:
+        return "boolean";
+      default:
+        return String.valueOf(t).toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /**
+   * Reads a profile from an already-parsed JSON tree. The tree is already in memory, so only the
+   * limits on what is built from it apply ({@link ProfileLimits#defaults()}' shape limit, histogram
+   * precisions and bucket counts).
+   */
   public static TrafficProfile fromTree(JsonNode root) throws ProfileFormatException {
     if (root == null || root.isMissingNode()) {
       throw new ProfileFormatException("", "is empty");
     }
     Node r = new Node(root, "");
     r.requireObject();
-    r.allowOnly(
-        "schema", "schemaVersion", "sources", "commands", "shapes", "probes", "connections");
+    r.allowOnly(TOP_FIELDS.toArray(new String[0]));
+    checkSchema(r);
+    checkVersion(r);
+    TrafficProfile p = new TrafficProfile();
+    for (Node s : r.field("sources").elements()) {
+      p.addSource(readSource(s));
+    }
+    readCommands(r, p);
+    List<Node> shapes = r.field("shapes").elements();
+    if (shapes.size() > ProfileLimits.DEFAULT_MAX_SHAPES) {
+      throw new ProfileFormatException(
+          "shapes", "holds more than " + ProfileLimits.DEFAULT_MAX_SHAPES + " shapes");
+    }
+    Set<String> digests = new HashSet<>();
+    for (Node s : shapes) {
+      addShape(p, s, digests);
+    }
+    readProbes(r, p);
+    readConnections(r, p);
+    return p;
+  }
+
+  private static void checkSchema(Node r) throws ProfileFormatException {
     String schema = r.field("schema").string();
     if (!TrafficProfile.SCHEMA.equals(schema)) {
       throw new ProfileFormatException(
           "schema", "expected \"" + TrafficProfile.SCHEMA + "\", got \"" + schema + "\"");
     }
+  }
+
+  private static void checkVersion(Node r) throws ProfileFormatException {
     long version = r.field("schemaVersion").nonNegative();
     if (version != TrafficProfile.SCHEMA_VERSION) {
       throw new ProfileFormatException(
@@ -309,11 +614,18 @@ public final class ProfileJson {
               + (version > TrafficProfile.SCHEMA_VERSION ? "newer" : "older")
               + " wire-advisor)");
     }
+  }
 
-    TrafficProfile p = new TrafficProfile();
-    for (Node s : r.field("sources").elements()) {
-      p.addSource(readSource(s));
+  private static void addShape(TrafficProfile p, Node s, Set<String> digests)
+      throws ProfileFormatException {
+    ShapeStats shape = readShape(s);
+    if (!digests.add(shape.digest())) {
+      throw new ProfileFormatException(s.path + ".digest", "duplicate digest " + shape.digest());
     }
+    p.addShape(shape);
+  }
+
+  private static void readCommands(Node r, TrafficProfile p) throws ProfileFormatException {
     for (Map.Entry<String, Node> e : r.field("commands").fields()) {
       CommandType type = CommandType.fromWireName(e.getKey());
       Node c = e.getValue();
@@ -322,17 +634,15 @@ public final class ProfileJson {
             c.path, "unknown command type (expected a name like COM_QUERY)");
       }
       c.allowOnly("count", "latencyNanos");
-      Histogram latency = c.has("latencyNanos") ? readHistogram(c.field("latencyNanos")) : null;
+      Histogram latency =
+          c.has("latencyNanos")
+              ? readHistogram(c.field("latencyNanos"), Histogram.LATENCY_PRECISION, "latency")
+              : null;
       p.addCommand(type, new CommandStats(c.field("count").nonNegative(), latency));
     }
-    Set<String> digests = new HashSet<>();
-    for (Node s : r.field("shapes").elements()) {
-      ShapeStats shape = readShape(s);
-      if (!digests.add(shape.digest())) {
-        throw new ProfileFormatException(s.path + ".digest", "duplicate digest " + shape.digest());
-      }
-      p.addShape(shape);
-    }
+  }
+
+  private static void readProbes(Node r, TrafficProfile p) throws ProfileFormatException {
     for (Map.Entry<String, Node> e : r.field("probes").fields()) {
       Node n = e.getValue();
       ProbeKind kind = n.enumValue(ProbeKind.class, e.getKey());
@@ -346,6 +656,9 @@ public final class ProfileJson {
       }
       p.addProbe(kind, stats);
     }
+  }
+
+  private static void readConnections(Node r, TrafficProfile p) throws ProfileFormatException {
     Node c = r.field("connections");
     c.allowOnly("connections", "distributions");
     p.connections().addConnections(c.field("connections").nonNegative());
@@ -358,15 +671,9 @@ public final class ProfileJson {
                 + jsonNames(ConnectionMetric.values())
                 + ")");
       }
-      Histogram h = readHistogram(e.getValue());
-      if (h.precisionBits() != Histogram.COUNT_PRECISION) {
-        throw new ProfileFormatException(
-            e.getValue().path + ".precisionBits",
-            "must be " + Histogram.COUNT_PRECISION + " for connection distributions");
-      }
+      Histogram h = readHistogram(e.getValue(), Histogram.COUNT_PRECISION, "connection distribution");
       p.connections().distribution(metric).add(h);
     }
-    return p;
   }
 
   private static String jsonNames(ConnectionMetric[] metrics) {
@@ -473,32 +780,56 @@ public final class ProfileJson {
       shape.add(via, e.getValue().nonNegative());
     }
     if (s.has("latencyNanos")) {
-      shape.setLatency(readHistogram(s.field("latencyNanos")));
+      shape.setLatency(
+          readHistogram(s.field("latencyNanos"), Histogram.LATENCY_PRECISION, "latency"));
     }
     return shape;
   }
 
-  private static Histogram readHistogram(Node n) throws ProfileFormatException {
+  /**
+   * Reads a histogram the collectors write at {@code precision}; the precision and the number of
+   * buckets are checked before the histogram (whose size grows as 2^precision) is allocated.
+   */
+  private static Histogram readHistogram(Node n, int precision, String what)
+      throws ProfileFormatException {
     n.allowOnly("precisionBits", "count", "sum", "min", "max", "buckets");
-    long precision = n.field("precisionBits").nonNegative();
-    if (precision < 1 || precision > 10) {
-      throw new ProfileFormatException(n.path + ".precisionBits", "must be 1..10");
+    long bits = n.field("precisionBits").nonNegative();
+    if (bits != precision) {
+      throw new ProfileFormatException(
+          n.path + ".precisionBits",
+          bits + " is not allowed: " + what + " histograms have precision " + precision);
     }
-    Histogram h = new Histogram((int) precision);
+    List<Node> buckets = n.field("buckets").elements();
+    int maxBuckets = Histogram.bucketCount(precision);
+    if (buckets.size() > maxBuckets) {
+      throw new ProfileFormatException(
+          n.path + ".buckets",
+          buckets.size() + " buckets, more than the " + maxBuckets + " a precision-" + precision
+              + " histogram has");
+    }
+    Histogram h = new Histogram(precision);
     long total = 0;
-    for (Node b : n.field("buckets").elements()) {
+    long previous = -1;
+    for (Node b : buckets) {
       List<Node> pair = b.elements();
       if (pair.size() != 2) {
         throw new ProfileFormatException(b.path, "a bucket is [lowerBound, count]");
       }
       long lower = pair.get(0).nonNegative();
       long count = pair.get(1).nonNegative();
+      if (lower <= previous) {
+        throw new ProfileFormatException(pair.get(0).path, "buckets must be in ascending order");
+      }
+      previous = lower;
       try {
         h.addBucket(lower, count);
       } catch (IllegalArgumentException e) {
         throw new ProfileFormatException(pair.get(0).path, e.getMessage());
       }
       total += count;
+      if (total < 0) {
+        throw new ProfileFormatException(pair.get(1).path, "the bucket counts overflow");
+      }
     }
     long count = n.field("count").nonNegative();
     if (count != total) {

@@ -13,6 +13,8 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,8 +23,10 @@ class WireAdvisorCliTest {
   final StringWriter out = new StringWriter();
   final StringWriter err = new StringWriter();
 
+  Map<String, String> env = new HashMap<>();
+
   int run(String... args) {
-    return WireAdvisorCli.run(args, new PrintWriter(out), new PrintWriter(err));
+    return WireAdvisorCli.run(args, new PrintWriter(out), new PrintWriter(err), env);
   }
 
   Path write(String name, TrafficProfile p) throws Exception {
@@ -98,5 +102,126 @@ class WireAdvisorCliTest {
     assertThat(run("analyze", "--no-such-flag", "x.json")).isEqualTo(2);
     assertThat(run("inspect", "--jdbc-url", "jdbc:nosuchdriver://x")).isEqualTo(2);
     assertThat(err.toString()).contains("error:");
+  }
+
+  // ---------------------------------------------------------------- passwords
+
+  /** A URL no driver accepts: DriverManager's error echoes it, credentials included. */
+  static final String LEAKY_URL =
+      "jdbc:nosuchdriver://u:pw-in-url@127.0.0.1:1/db?user=u&password=pw-param";
+
+  private void assertNoSecretPrinted(String... secrets) {
+    for (String s : secrets) {
+      assertThat(out.toString()).doesNotContain(s);
+      assertThat(err.toString()).doesNotContain(s);
+    }
+  }
+
+  @Test
+  void aFailedConnectionNeverPrintsAPassword() {
+    assertThat(run("inspect", "--jdbc-url", LEAKY_URL, "--user", "u", "--password=Sekr3t!"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("error:", "jdbc:nosuchdriver://u:****@127.0.0.1:1/db",
+        "password=****");
+    assertNoSecretPrinted("pw-in-url", "pw-param", "Sekr3t!");
+  }
+
+  @Test
+  void aFailedConnectionOfAnalyzeNeverPrintsAPassword() throws Exception {
+    Path s1 = write("s1.json", BankLikeFixtures.scenario(1));
+    env.put(WireAdvisorCli.PASSWORD_ENV, "from-env-secret");
+    assertThat(run("analyze", s1.toString(), "--jdbc-url",
+        "jdbc:mysql://u:pw-in-url@127.0.0.1:1/db?password=pw-param&connectTimeout=2000"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("error: cannot inspect jdbc:mysql://u:****@127.0.0.1:1/db");
+    assertNoSecretPrinted("pw-in-url", "pw-param", "from-env-secret");
+
+    err.getBuffer().setLength(0);
+    assertThat(run("diff", s1.toString(), s1.toString(), "--jdbc-url", LEAKY_URL, "--password",
+        "Sekr3t!")).isEqualTo(2);
+    assertThat(err.toString()).contains("warning:", "error: cannot inspect jdbc:nosuchdriver://u:****@");
+    assertNoSecretPrinted("pw-in-url", "pw-param", "Sekr3t!");
+  }
+
+  @Test
+  void aPasswordValueOnTheCommandLineWarnsThatPsShowsIt() {
+    run("inspect", "--jdbc-url", LEAKY_URL, "--password", "Sekr3t!");
+    assertThat(err.toString()).contains("warning:", "visible", "--password-file",
+        WireAdvisorCli.PASSWORD_ENV);
+    assertNoSecretPrinted("Sekr3t!");
+  }
+
+  @Test
+  void theEnvironmentVariableGivesThePasswordWithoutAWarning() {
+    env.put(WireAdvisorCli.PASSWORD_ENV, "from-env-secret");
+    assertThat(run("inspect", "--jdbc-url", "jdbc:nosuchdriver://x?from-env-secret")).isEqualTo(2);
+    assertThat(err.toString()).doesNotContain("warning:");
+    assertNoSecretPrinted("from-env-secret");
+  }
+
+  @Test
+  void thePasswordFileGivesItsFirstLineWithoutTheNewline() throws Exception {
+    Path f = dir.resolve("pw");
+    Files.write(f, "line one secret\r\nsecond line\n".getBytes(StandardCharsets.UTF_8));
+    assertThat(WireAdvisorCli.readPasswordFile(f)).isEqualTo("line one secret");
+    Files.write(f, "only\n".getBytes(StandardCharsets.UTF_8));
+    assertThat(WireAdvisorCli.readPasswordFile(f)).isEqualTo("only");
+    Files.write(f, new byte[0]);
+    assertThat(WireAdvisorCli.readPasswordFile(f)).isEmpty();
+
+    Files.write(f, "file-secret\n".getBytes(StandardCharsets.UTF_8));
+    env.put(WireAdvisorCli.PASSWORD_ENV, "from-env-secret");
+    // The option wins over the environment; the password is masked wherever a message echoes it.
+    assertThat(run("inspect", "--jdbc-url", "jdbc:nosuchdriver://x?file-secret",
+        "--password-file", f.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("****").doesNotContain("warning:");
+    assertNoSecretPrinted("file-secret", "from-env-secret");
+  }
+
+  @Test
+  void anUnreadablePasswordFileIsAClearErrorNamingIt() {
+    Path missing = dir.resolve("no-such-password-file");
+    assertThat(run("inspect", "--jdbc-url", LEAKY_URL, "--password-file", missing.toString()))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("password file", missing.toString(), "no such file");
+  }
+
+  @Test
+  void passwordAndPasswordFileTogetherAreAnError() throws Exception {
+    Path f = dir.resolve("pw");
+    Files.write(f, "x\n".getBytes(StandardCharsets.UTF_8));
+    assertThat(run("inspect", "--jdbc-url", LEAKY_URL, "--password=Sekr3t!", "--password-file",
+        f.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("not both");
+    assertNoSecretPrinted("Sekr3t!");
+  }
+
+  // ---------------------------------------------------------------- profile limits
+
+  @Test
+  void aForgedHistogramPrecisionExitsTwoNamingFileAndField() throws Exception {
+    Path bad = dir.resolve("forged.json");
+    String json = ProfileJson.toJson(BankLikeFixtures.scenario(1))
+        .replaceFirst("\"precisionBits\" : 7", "\"precisionBits\" : 10");
+    Files.write(bad, json.getBytes(StandardCharsets.UTF_8));
+    assertThat(run("analyze", bad.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("forged.json: connections.distributions.")
+        .contains(".precisionBits: 10 is not allowed");
+  }
+
+  @Test
+  void maxProfileSizeAndShapesAreEnforcedAndOverridable() throws Exception {
+    Path s1 = write("s1.json", BankLikeFixtures.scenario(1));
+    long size = Files.size(s1);
+    assertThat(run("analyze", s1.toString(), "--max-profile-size", "1K")).isEqualTo(2);
+    assertThat(err.toString()).contains("s1.json", "above the limit of 1024 bytes",
+        "--max-profile-size");
+    assertThat(run("analyze", s1.toString(), "--max-profile-size", String.valueOf(size)))
+        .isEqualTo(1);
+    assertThat(run("merge", s1.toString(), "--max-profile-shapes", "3", "-o",
+        dir.resolve("m.json").toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("shapes: holds more than 3 shapes");
+    assertThat(run("analyze", s1.toString(), "--max-profile-size", "lots")).isEqualTo(2);
+    assertThat(err.toString()).contains("--max-profile-size: expected bytes");
   }
 }

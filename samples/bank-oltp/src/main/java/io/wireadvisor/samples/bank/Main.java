@@ -1,5 +1,6 @@
 package io.wireadvisor.samples.bank;
 
+import io.wireadvisor.advisor.Redaction;
 import io.wireadvisor.samples.bank.Scenarios.Scenario;
 import io.wireadvisor.testkit.DatabaseServer;
 import io.wireadvisor.testkit.ServerLocator;
@@ -57,9 +58,11 @@ public final class Main {
             return 2;
           }
           // One line per cause; the stack trace only when asked for (-Dbank.oltp.trace=true).
-          cmd.getErr().println("bank-oltp: failed: " + ex);
+          // Messages may quote the JDBC URL (credentials included): mask passwords.
+          List<String> secrets = knownPasswords();
+          cmd.getErr().println("bank-oltp: failed: " + Redaction.text(String.valueOf(ex), secrets));
           for (Throwable c = ex.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
-            cmd.getErr().println("  caused by: " + c);
+            cmd.getErr().println("  caused by: " + Redaction.text(String.valueOf(c), secrets));
           }
           if (Boolean.getBoolean("bank.oltp.trace")) {
             ex.printStackTrace(cmd.getErr());
@@ -67,6 +70,14 @@ public final class Main {
           return FAILED;
         });
     return cl.execute(a);
+  }
+
+  /** The passwords this run may use, to mask them wherever a message echoes them. */
+  private static List<String> knownPasswords() {
+    List<String> secrets = new ArrayList<>();
+    secrets.add(System.getProperty("wireadvisor.jdbc.password"));
+    secrets.add(System.getenv("WIRE_ADVISOR_JDBC_PASSWORD"));
+    return secrets;
   }
 
   private static boolean isTopLevelOption(String arg) {
@@ -84,8 +95,11 @@ public final class Main {
     @Option(names = "--user", description = "User for --jdbc-url (default: root).")
     String user;
 
-    @Option(names = "--password", description = "Password for --jdbc-url (default: empty).", arity = "0..1", interactive = false)
+    @Option(names = "--password", description = "Password for --jdbc-url (default: WIRE_ADVISOR_JDBC_PASSWORD, else empty). A value here is visible in ps: prefer --password-file or WIRE_ADVISOR_JDBC_PASSWORD.", arity = "0..1", interactive = false)
     String password;
+
+    @Option(names = "--password-file", paramLabel = "FILE", description = "Read the password for --jdbc-url from the first line of FILE.")
+    Path passwordFile;
 
     @Option(names = "--status-url", description = "TiDB status port for --jdbc-url, e.g. http://tidb:10080 (command counters, table-cache reads).")
     String statusUrl;
@@ -100,6 +114,16 @@ public final class Main {
     long seed;
 
     DatabaseServer start() {
+      if (password != null && passwordFile != null) {
+        throw new CommandLine.ParameterException(mixee.commandLine(), "give --password or --password-file, not both");
+      }
+      if (passwordFile != null) {
+        password = readPasswordFile(passwordFile);
+      } else if (password != null && !password.isEmpty()) {
+        mixee.commandLine().getErr().println(
+            "bank-oltp: warning: a --password value on the command line is visible to other users (ps, shell history);"
+                + " use --password-file FILE or WIRE_ADVISOR_JDBC_PASSWORD");
+      }
       if (jdbcUrl != null) {
         // ServerLocator reads these before the environment: the command line wins.
         System.setProperty("wireadvisor.jdbc.url", jdbcUrl);
@@ -114,9 +138,23 @@ public final class Main {
         }
       } else if (user != null || password != null || statusUrl != null) {
         throw new CommandLine.ParameterException(
-            mixee.commandLine(), "--user, --password and --status-url need --jdbc-url");
+            mixee.commandLine(), "--user, --password, --password-file and --status-url need --jdbc-url");
       }
       return ServerLocator.start();
+    }
+
+    /** The first line of {@code file} without its line terminator; a usage error naming the file if unreadable. */
+    private String readPasswordFile(Path file) {
+      try (java.io.BufferedReader r = java.nio.file.Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
+        String line = r.readLine();
+        return line == null ? "" : line;
+      } catch (java.io.IOException e) {
+        String why =
+            e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                : e.getClass().getSimpleName(); // not the message: it could quote the file
+        throw new CommandLine.ParameterException(mixee.commandLine(), "cannot read the password file " + file + ": " + why);
+      }
     }
 
     /** Prints which server this is and, unless {@code skipLoad}, (re)creates and loads the schema. */

@@ -92,4 +92,34 @@ class MainTest {
     assertThat(run("--threads", "0")).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("bank-oltp: threads must be 1..512, was 0");
   }
+
+  @Test
+  void aFailedConnectionNeverPrintsThePassword() throws Exception {
+    java.nio.file.Path f = java.nio.file.Files.createTempFile("bank-oltp-pw", ".txt");
+    try {
+      java.nio.file.Files.write(f, "file-secret-1\n".getBytes(StandardCharsets.UTF_8));
+      assertThat(run("--jdbc-url", "jdbc:mysql://u:pw-in-url@127.0.0.1:1/?password=pw-param&connectTimeout=2000",
+          "--password-file", f.toString(), "--only", "1")).isEqualTo(1);
+      String e = err.toString(StandardCharsets.UTF_8) + out.toString(StandardCharsets.UTF_8);
+      assertThat(e).contains("bank-oltp: failed:", "127.0.0.1:1").doesNotContain("warning:");
+      assertThat(e).doesNotContain("pw-in-url").doesNotContain("pw-param").doesNotContain("file-secret-1");
+    } finally {
+      java.nio.file.Files.delete(f);
+    }
+  }
+
+  @Test
+  void aPasswordValueOnTheCommandLineWarns() {
+    assertThat(run("--jdbc-url", "jdbc:mysql://127.0.0.1:1/?connectTimeout=2000", "--password", "cli-secret-2", "--only", "1")).isEqualTo(1);
+    String e = err.toString(StandardCharsets.UTF_8);
+    assertThat(e).contains("warning:", "visible", "--password-file").doesNotContain("cli-secret-2");
+  }
+
+  @Test
+  void anUnreadablePasswordFileOrBothPasswordOptionsAreUsageErrors() {
+    assertThat(run("--jdbc-url", "jdbc:mysql://127.0.0.1:1/", "--password-file", "/nonexistent/pw", "--only", "1")).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("cannot read the password file /nonexistent/pw: no such file");
+    assertThat(run("--jdbc-url", "jdbc:mysql://127.0.0.1:1/", "--password", "x", "--password-file", "/nonexistent/pw", "--only", "1")).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("not both");
+  }
 }
