@@ -386,7 +386,16 @@ final class AdminServer implements AutoCloseable {
           HttpMethod method = req.method();
           List<String> formats = uri.parameters().get("format");
           String format = formats == null || formats.isEmpty() ? "text" : formats.get(0);
-          endpoints.reports.execute(() -> slow(ctx, method, path, format));
+          endpoints.reports.execute(
+              () -> {
+                try {
+                  slow(ctx, method, path, format);
+                } catch (RuntimeException e) {
+                  // Answered, so the connection (and its admin slot) is released.
+                  send(ctx, response(method, HttpResponseStatus.INTERNAL_SERVER_ERROR, TEXT,
+                      "could not build " + path + ": " + e + "\n"));
+                }
+              });
       }
     }
 

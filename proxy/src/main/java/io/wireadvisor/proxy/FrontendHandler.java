@@ -23,6 +23,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
   private final ProxyContext context;
   private final List<ByteBuf> out = new ArrayList<>(4);
   private SessionTracker tracker;
+  /** Cancelled at close: a flood of short connections must not leave pending tasks behind. */
+  private io.netty.util.concurrent.Future<?> handshakeTimer;
   private Channel backend;
   private boolean rejected;
   /**
@@ -42,8 +44,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     context.stats.clientConnections.incrementAndGet();
     int handshakeTimeout = context.config.limits().handshakeTimeoutMillis();
     if (handshakeTimeout > 0) {
-      ctx.executor()
-          .schedule(() -> handshakeDeadline(ctx), handshakeTimeout, TimeUnit.MILLISECONDS);
+      handshakeTimer =
+          ctx.executor()
+              .schedule(() -> handshakeDeadline(ctx), handshakeTimeout, TimeUnit.MILLISECONDS);
     }
     tracker =
         new SessionTracker(
@@ -281,6 +284,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    if (handshakeTimer != null) {
+      handshakeTimer.cancel(false);
+    }
     context.stats.bytesFromClients.add(uncountedBytes);
     uncountedBytes = 0;
     context.stats.clientConnections.decrementAndGet();

@@ -209,9 +209,12 @@ final class SessionTracker {
     return clientScanner;
   }
 
-  /** Logged in, nothing in flight, no packet half read: a client that may be idle-closed. */
+  /**
+   * Logged in and nothing awaiting a response: a client that may be idle-closed (also one that
+   * stopped in the middle of a command packet, which the server cannot answer either).
+   */
   boolean idleBetweenCommands() {
-    return phase == Phase.COMMAND && ringSize == 0 && clientScanner.atPacketBoundary();
+    return phase == Phase.COMMAND && ringSize == 0;
   }
 
   /** Packet bytes both scanners hold now (heads and held login packets). */

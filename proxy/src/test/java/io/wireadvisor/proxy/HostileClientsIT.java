@@ -222,6 +222,11 @@ class HostileClientsIT {
           idle.login(server.user(), server.password(), db);
           assertThat(idle.closedByPeer()).isTrue(); // well before the 5 s socket timeout
         }
+        try (RawClient half = new RawClient(proxy.port(), 5000)) {
+          half.login(server.user(), server.password(), db);
+          half.write(new byte[] {100, 0, 0, 0, 0x03, 'S'}); // 1 byte of a 100-byte COM_QUERY
+          assertThat(half.closedByPeer()).isTrue(); // a half-sent command is idle too
+        }
       }
       assertThat(proxy.stats().idleTimeouts.sum()).isGreaterThanOrEqualTo(1);
     }
