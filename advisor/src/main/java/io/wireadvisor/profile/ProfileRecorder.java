@@ -30,6 +30,10 @@ public final class ProfileRecorder {
   private final ConcurrentHashMap<String, ShapeHandle> byText = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, ShapeAggregate> byDigest = new ConcurrentHashMap<>();
   private final AtomicInteger shapeSlots = new AtomicInteger();
+  /** Estimated bytes held by {@link #byText} (keys and handles). */
+  private final AtomicLong textBytes = new AtomicLong();
+  /** Estimated bytes held by shapes beyond their counters (texts, tables, samples). */
+  private final AtomicLong shapeBytes = new AtomicLong();
   private final ShapeAggregate overflow;
 
   private final EnumMap<ProbeKind, ProbeAggregate> probes = new EnumMap<>(ProbeKind.class);
@@ -86,12 +90,40 @@ public final class ProfileRecorder {
     }
     aggregate.observeLength(sql.length());
     ShapeHandle handle = new ShapeHandle(aggregate, c);
-    if (byText.size() >= settings.maxTexts()) {
+    long cost = TEXT_ENTRY_BYTES + Classification.stringBytes(sql) + c.retainedBytes();
+    if (byText.size() >= settings.maxTexts()
+        || textBytes.get() + cost > settings.maxTextBytes()) {
       // Forgetting texts loses no counts (they live per digest); it only costs re-classifying.
       byText.clear();
+      textBytes.set(0);
+    }
+    if (cost > settings.maxTextBytes()) {
+      return handle; // larger than the whole memory: classified each time, never kept
     }
     ShapeHandle raced = byText.putIfAbsent(sql, handle);
-    return raced == null ? handle : raced;
+    if (raced == null) {
+      textBytes.addAndGet(cost);
+      return handle;
+    }
+    return raced;
+  }
+
+  /** Map node, key string header and handle, besides the texts themselves. */
+  private static final long TEXT_ENTRY_BYTES = 64;
+  /** A shape's counters, histogram and map entry, besides its texts (an estimate). */
+  private static final long SHAPE_ENTRY_BYTES = 1024;
+
+  /**
+   * Estimated bytes of remembered texts now (at most {@link RecorderSettings#maxTextBytes()},
+   * plus what concurrent writers add in the instant of a reset).
+   */
+  public long textBytes() {
+    return textBytes.get();
+  }
+
+  /** Estimated bytes shapes hold beyond their counters (at most {@code maxShapeBytes}). */
+  public long shapeBytes() {
+    return shapeBytes.get();
   }
 
   private ShapeAggregate addShape(Classification c, String sql) {
@@ -100,14 +132,22 @@ public final class ProfileRecorder {
       shapeSlots.decrementAndGet();
       return overflow;
     }
+    String sample = settings.sampleSql() ? sql : null;
+    long cost = SHAPE_ENTRY_BYTES + c.retainedBytes() + Classification.stringBytes(sample);
+    if (shapeBytes.addAndGet(cost) > settings.maxShapeBytes()) {
+      shapeBytes.addAndGet(-cost);
+      shapeSlots.decrementAndGet();
+      return overflow;
+    }
     ShapeStats template =
         new ShapeStats(
             c.digest(), c.digestText(), c.kind(), c.tablesRead(), c.tablesWritten(), c.probe(),
             0, 0);
-    ShapeAggregate fresh = new ShapeAggregate(template, settings.sampleSql() ? sql : null);
+    ShapeAggregate fresh = new ShapeAggregate(template, sample);
     ShapeAggregate raced = byDigest.putIfAbsent(c.digest(), fresh);
     if (raced != null) {
       shapeSlots.decrementAndGet();
+      shapeBytes.addAndGet(-cost);
       return raced;
     }
     return fresh;
@@ -341,6 +381,15 @@ public final class ProfileRecorder {
 
     public boolean isOverflow() {
       return aggregate.template.isOverflow();
+    }
+
+    /**
+     * The same counters and digest, with a classification stripped of its text and tables: what
+     * a long-lived per-statement map should keep (a fixed few dozen bytes per entry).
+     */
+    public ShapeHandle compact() {
+      Classification slim = classification.withoutText();
+      return slim == classification ? this : new ShapeHandle(aggregate, slim);
     }
 
     /** Counts one command of this shape. */

@@ -8,6 +8,12 @@ public final class RecorderSettings {
   private final int maxShapes;
   private final int maxTexts;
   private final boolean sampleSql;
+  /** Default {@link #maxTextBytes()}: 32 MiB. */
+  public static final long DEFAULT_MAX_TEXT_BYTES = 32L << 20;
+  /** Default {@link #maxShapeBytes()}: 64 MiB. */
+  public static final long DEFAULT_MAX_SHAPE_BYTES = 64L << 20;
+  private long maxTextBytes = DEFAULT_MAX_TEXT_BYTES;
+  private long maxShapeBytes = DEFAULT_MAX_SHAPE_BYTES;
 
   /**
    * @param maxShapes distinct digests kept before new shapes go to the overflow bucket (>= 2: one
@@ -45,11 +51,44 @@ public final class RecorderSettings {
     return sampleSql;
   }
 
+  /**
+   * Bytes (estimated, UTF-16) of the remembered texts and their classifications; when full the
+   * memory is forgotten and refilled, like {@link #maxTexts()}.
+   */
+  public long maxTextBytes() {
+    return maxTextBytes;
+  }
+
+  /**
+   * Bytes (estimated) of what shapes hold besides their counters: digest texts, table names,
+   * samples. Past it, new shapes count in the overflow bucket, as past {@link #maxShapes()}.
+   */
+  public long maxShapeBytes() {
+    return maxShapeBytes;
+  }
+
   public RecorderSettings withMaxShapes(int max) {
-    return new RecorderSettings(max, maxTexts, sampleSql);
+    return copyBytes(new RecorderSettings(max, maxTexts, sampleSql));
   }
 
   public RecorderSettings withSampleSql(boolean sample) {
-    return new RecorderSettings(maxShapes, maxTexts, sample);
+    return copyBytes(new RecorderSettings(maxShapes, maxTexts, sample));
+  }
+
+  /** The byte bounds of the text memory and of the shapes (each at least 1). */
+  public RecorderSettings withMaxBytes(long textBytes, long shapeBytes) {
+    if (textBytes < 1 || shapeBytes < 1) {
+      throw new IllegalArgumentException("byte bounds must be >= 1");
+    }
+    RecorderSettings s = new RecorderSettings(maxShapes, maxTexts, sampleSql);
+    s.maxTextBytes = textBytes;
+    s.maxShapeBytes = shapeBytes;
+    return s;
+  }
+
+  private RecorderSettings copyBytes(RecorderSettings s) {
+    s.maxTextBytes = maxTextBytes;
+    s.maxShapeBytes = maxShapeBytes;
+    return s;
   }
 }

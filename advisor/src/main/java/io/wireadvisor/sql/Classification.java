@@ -79,6 +79,36 @@ public final class Classification {
     return sqlLength;
   }
 
+  /**
+   * This classification without its text-sized parts (digest text, table lists): what a
+   * long-lived per-statement map keeps, so each entry costs a fixed few dozen bytes whatever the
+   * statement's length.
+   */
+  public Classification withoutText() {
+    if (digestText.isEmpty() && tablesRead.isEmpty() && tablesWritten.isEmpty()) {
+      return this;
+    }
+    return new Classification(digest, "", kind, java.util.Collections.<String>emptyList(),
+        java.util.Collections.<String>emptyList(), probe, sqlLength);
+  }
+
+  /** Estimated heap bytes of this object and the strings it holds (UTF-16, lists included). */
+  public long retainedBytes() {
+    long bytes = 48 + stringBytes(digest) + stringBytes(digestText);
+    for (String t : tablesRead) {
+      bytes += 16 + stringBytes(t);
+    }
+    for (String t : tablesWritten) {
+      bytes += 16 + stringBytes(t);
+    }
+    return bytes;
+  }
+
+  /** Estimated heap bytes of a string (header, array header, two bytes a char at worst). */
+  public static long stringBytes(String s) {
+    return s == null ? 0 : 56 + 2L * s.length();
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {

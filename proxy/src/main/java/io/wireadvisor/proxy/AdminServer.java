@@ -1,130 +1,473 @@
 package io.wireadvisor.proxy;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.timeout.WriteTimeoutHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.ScheduledFuture;
 import io.wireadvisor.advisor.Advisor;
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.profile.ProfileJson;
 import io.wireadvisor.report.Reports;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The proxy's admin HTTP endpoint (loopback by default): {@code /metrics} (Prometheus),
- * {@code /profile} (the traffic profile JSON), {@code /report} (the advisor's report;
- * {@code ?format=text|markdown|json|html}), {@code /health}. Off the forwarding path: it runs on
- * its own thread and reads the recorder's snapshot.
+ * The proxy's admin HTTP endpoint (loopback by default): {@code /metrics} (Prometheus), {@code
+ * /profile} (the traffic profile JSON), {@code /report} (the advisor's report; {@code
+ * ?format=text|markdown|json|html}), {@code /health}. Optionally a second listener serving only
+ * {@code /metrics} and {@code /health} ({@code --metrics-listen}).
+ *
+ * <p>Netty on one event-loop thread of its own, off the forwarding path. Safe to reach by
+ * untrusted peers in the sense that a peer costs only its own connection: a request must arrive
+ * whole within {@code --admin-timeout} (a client sending {@code GET /hea} and stopping is closed
+ * then, and blocks nobody meanwhile), requests are at most 8 KiB of headers and no body, at most
+ * {@code --admin-max-connections} connections per listener, one request per connection. The
+ * {@code Host} header must name the bound address, a loopback name, an IP literal or an allowed
+ * host (DNS rebinding: a web page whose name resolves to 127.0.0.1 cannot read the report), else
+ * 421. With a token, every path but {@code /health} and {@code /metrics} needs {@code
+ * Authorization: Bearer <token>} (compared in constant time), else 401. {@code /profile} and
+ * {@code /report} are built on a separate thread so a slow report does not hold up {@code
+ * /health}.
  */
 final class AdminServer implements AutoCloseable {
-  private final HttpServer http;
-  private final ExecutorService executor;
-  private final PrometheusMeterRegistry registry;
+  private static final int MAX_REQUEST_BYTES = 8 * 1024;
+  private static final String TEXT = "text/plain; charset=utf-8";
+  private static final Set<String> OPEN_PATHS = Set.of("/health", "/metrics");
 
-  private AdminServer(HttpServer http, ExecutorService executor, PrometheusMeterRegistry registry) {
-    this.http = http;
-    this.executor = executor;
+  private final EventLoopGroup group;
+  private final ExecutorService reports;
+  private final PrometheusMeterRegistry registry;
+  private final Channel admin;
+  private final Channel metrics;
+
+  private AdminServer(
+      EventLoopGroup group,
+      ExecutorService reports,
+      PrometheusMeterRegistry registry,
+      Channel admin,
+      Channel metrics) {
+    this.group = group;
+    this.reports = reports;
     this.registry = registry;
+    this.admin = admin;
+    this.metrics = metrics;
   }
 
-  static AdminServer start(String host, int port, WireProxy proxy) throws IOException {
+  /**
+   * Binds the admin listener on {@code host:port} (and the metrics-only one when {@code limits}
+   * names it).
+   */
+  static AdminServer start(String host, int port, WireProxy proxy, ProxyLimits limits)
+      throws IOException {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new ProxyMetrics(proxy).bindTo(registry);
-    HttpServer http = HttpServer.create(new InetSocketAddress(host, port), 16);
-    ExecutorService executor =
+    EventLoopGroup group =
+        new MultiThreadIoEventLoopGroup(
+            1,
+            new DefaultThreadFactory("wire-advisor-proxy-admin", true),
+            NioIoHandler.newFactory());
+    ExecutorService reports =
         Executors.newSingleThreadExecutor(
             r -> {
-              Thread t = new Thread(r, "wire-advisor-proxy-admin");
+              Thread t = new Thread(r, "wire-advisor-proxy-report");
               t.setDaemon(true);
+              t.setUncaughtExceptionHandler(Fatal.UNCAUGHT);
               return t;
             });
-    http.setExecutor(executor);
-    http.createContext(
-        "/metrics", ex -> respond(ex, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
-    http.createContext(
-        "/profile",
-        ex -> respond(ex, 200, "application/json", ProfileJson.toJson(proxy.profile())));
-    http.createContext("/report", ex -> report(ex, proxy));
-    http.createContext(
-        "/health",
-        ex ->
-            respond(
-                ex,
-                200,
-                "application/json",
-                "{\"status\":\"UP\",\"clientConnections\":"
-                    + proxy.clientConnections()
-                    + ",\"upstreamConnections\":"
-                    + proxy.upstreamConnections()
-                    + "}"));
-    http.createContext("/", ex -> respond(ex, 404, "text/plain", "not found; try /metrics, /profile, /report, /health\n"));
-    http.start();
-    return new AdminServer(http, executor, registry);
-  }
-
-  private static void report(HttpExchange ex, WireProxy proxy) throws IOException {
-    String query = ex.getRequestURI().getRawQuery();
-    String format = "text";
-    if (query != null) {
-      for (String part : query.split("&")) {
-        if (part.startsWith("format=")) {
-          format = part.substring("format=".length());
-        }
+    Channel admin = null;
+    Channel metrics = null;
+    try {
+      Endpoints endpoints = new Endpoints(proxy, registry, reports);
+      admin = bind(group, host, port, limits, endpoints, false);
+      if (limits.metricsHost() != null) {
+        metrics = bind(group, limits.metricsHost(), limits.metricsPort(), limits, endpoints, true);
       }
+    } catch (IOException | RuntimeException e) {
+      if (admin != null) {
+        admin.close();
+      }
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      reports.shutdownNow();
+      registry.close();
+      throw e;
     }
-    // The proxy holds no database credentials, so the report judges the traffic alone.
-    Analysis analysis = Advisor.analyze(proxy.profile(), null);
-    switch (format) {
-      case "text":
-        respond(ex, 200, "text/plain; charset=utf-8", Reports.text(analysis));
-        break;
-      case "markdown":
-        respond(ex, 200, "text/markdown; charset=utf-8", Reports.markdown(analysis));
-        break;
-      case "json":
-        respond(ex, 200, "application/json", Reports.json(analysis));
-        break;
-      case "html":
-        respond(ex, 200, "text/html; charset=utf-8", Reports.html(analysis));
-        break;
-      default:
-        respond(ex, 400, "text/plain", "unknown format '" + format + "'; use text, markdown, json or html\n");
-    }
+    return new AdminServer(group, reports, registry, admin, metrics);
   }
 
-  private static void respond(HttpExchange ex, int status, String type, String body)
+  private static Channel bind(
+      EventLoopGroup group,
+      String host,
+      int port,
+      ProxyLimits limits,
+      Endpoints endpoints,
+      boolean metricsOnly)
       throws IOException {
-    try (ex) {
-      if (!"GET".equals(ex.getRequestMethod()) && !"HEAD".equals(ex.getRequestMethod())) {
-        ex.getResponseHeaders().set("Allow", "GET, HEAD");
-        ex.sendResponseHeaders(405, -1);
-        return;
-      }
-      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-      ex.getResponseHeaders().set("Content-Type", type);
-      boolean head = "HEAD".equals(ex.getRequestMethod());
-      ex.sendResponseHeaders(status, head ? -1 : bytes.length);
-      if (!head) {
-        try (OutputStream out = ex.getResponseBody()) {
-          out.write(bytes);
-        }
-      }
+    AtomicInteger open = new AtomicInteger();
+    Set<String> hosts = allowedHosts(host, limits.adminHosts());
+    byte[] token = limits.adminToken() == null ? null : sha256(limits.adminToken());
+    int timeout = limits.adminTimeoutMillis();
+    ServerBootstrap b =
+        new ServerBootstrap()
+            .group(group)
+            .channel(NioServerSocketChannel.class)
+            .childHandler(
+                new ChannelInitializer<SocketChannel>() {
+                  @Override
+                  protected void initChannel(SocketChannel ch) {
+                    if (open.incrementAndGet() > limits.adminMaxConnections()) {
+                      open.decrementAndGet();
+                      ch.close();
+                      return;
+                    }
+                    ch.closeFuture().addListener(f -> open.decrementAndGet());
+                    ch.pipeline()
+                        .addLast(new HttpServerCodec(4096, MAX_REQUEST_BYTES, MAX_REQUEST_BYTES))
+                        .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
+                        .addLast(new WriteTimeoutHandler(timeout, TimeUnit.MILLISECONDS))
+                        .addLast(new Request(endpoints, hosts, token, metricsOnly, timeout));
+                  }
+                });
+    try {
+      return b.bind(host, port).sync().channel();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while binding the admin endpoint", e);
+    } catch (Exception e) {
+      throw new IOException(
+          "cannot bind the admin endpoint " + new HostPort(host, port) + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Host header names accepted besides IP literals (which a rebinding attack cannot use). */
+  static Set<String> allowedHosts(String bound, List<String> extra) {
+    Set<String> hosts = new HashSet<>();
+    hosts.add("localhost");
+    hosts.add(normalizeHost(bound));
+    for (String h : extra) {
+      hosts.add(normalizeHost(h));
+    }
+    return hosts;
+  }
+
+  private static String normalizeHost(String h) {
+    String s = h.trim().toLowerCase(Locale.ROOT);
+    if (s.endsWith(".")) {
+      s = s.substring(0, s.length() - 1);
+    }
+    return s;
+  }
+
+  /**
+   * Whether a {@code Host} header value may reach the endpoints: an IP literal (v4 or bracketed
+   * v6), or one of {@code allowed} (names compared without case and port).
+   */
+  static boolean hostAllowed(String header, Set<String> allowed) {
+    if (header == null || header.isEmpty()) {
+      return false;
+    }
+    String h = header.trim().toLowerCase(Locale.ROOT);
+    String name;
+    if (h.startsWith("[")) {
+      int close = h.indexOf(']');
+      if (close < 0) {
+        return false;
+      }
+      String rest = h.substring(close + 1);
+      if (!rest.isEmpty() && !rest.matches(":[0-9]{1,5}")) {
+        return false;
+      }
+      return h.substring(1, close).matches("[0-9a-f:.]+"); // an IPv6 literal
+    }
+    int colon = h.indexOf(':');
+    if (colon >= 0) {
+      if (!h.substring(colon + 1).matches("[0-9]{1,5}")) {
+        return false;
+      }
+      name = h.substring(0, colon);
+    } else {
+      name = h;
+    }
+    if (name.endsWith(".")) {
+      name = name.substring(0, name.length() - 1);
+    }
+    if (name.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}")) {
+      return true;
+    }
+    return allowed.contains(name);
+  }
+
+  static byte[] sha256(String s) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Whether an {@code Authorization} header carries the token. Both sides are hashed first, so
+   * the comparison ({@link MessageDigest#isEqual}, constant time) takes as long whatever the
+   * length or content of what was sent.
+   */
+  static boolean tokenMatches(String authorization, byte[] tokenHash) {
+    String presented = "";
+    if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      presented = authorization.substring(7).trim();
+    }
+    return MessageDigest.isEqual(sha256(presented), tokenHash) & !presented.isEmpty();
   }
 
   int port() {
-    return http.getAddress().getPort();
+    return ((InetSocketAddress) admin.localAddress()).getPort();
+  }
+
+  /** The metrics-only listener's port, or -1 when there is none. */
+  int metricsPort() {
+    return metrics == null ? -1 : ((InetSocketAddress) metrics.localAddress()).getPort();
   }
 
   @Override
   public void close() {
-    http.stop(0);
-    executor.shutdownNow();
+    admin.close().syncUninterruptibly();
+    if (metrics != null) {
+      metrics.close().syncUninterruptibly();
+    }
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    reports.shutdownNow();
     registry.close();
+  }
+
+  /** What each path answers. */
+  private static final class Endpoints {
+    final WireProxy proxy;
+    final PrometheusMeterRegistry registry;
+    final ExecutorService reports;
+
+    Endpoints(WireProxy proxy, PrometheusMeterRegistry registry, ExecutorService reports) {
+      this.proxy = proxy;
+      this.registry = registry;
+      this.reports = reports;
+    }
+
+    String health() {
+      return "{\"status\":\"UP\",\"clientConnections\":"
+          + proxy.clientConnections()
+          + ",\"upstreamConnections\":"
+          + proxy.upstreamConnections()
+          + "}";
+    }
+  }
+
+  /** One connection: one request, one response, then close. */
+  private static final class Request extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private final Endpoints endpoints;
+    private final Set<String> hosts;
+    private final byte[] token;
+    private final boolean metricsOnly;
+    private final int timeoutMillis;
+    private ScheduledFuture<?> deadline;
+    private boolean answered;
+
+    Request(Endpoints endpoints, Set<String> hosts, byte[] token, boolean metricsOnly, int timeout) {
+      this.endpoints = endpoints;
+      this.hosts = hosts;
+      this.token = token;
+      this.metricsOnly = metricsOnly;
+      this.timeoutMillis = timeout;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+      // The whole request must be in within the timeout: a stalled partial request is closed.
+      deadline =
+          ctx.executor().schedule(() -> ctx.close(), timeoutMillis, TimeUnit.MILLISECONDS);
+      ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      if (deadline != null) {
+        deadline.cancel(false);
+      }
+      ctx.fireChannelInactive();
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+      if (answered) {
+        return; // one request per connection; pipelined extras are ignored
+      }
+      answered = true;
+      deadline.cancel(false); // the request is in; a slow reader is the WriteTimeoutHandler's
+      ctx.channel().config().setAutoRead(false);
+      if (!req.decoderResult().isSuccess()) {
+        respond(ctx, req, HttpResponseStatus.BAD_REQUEST, TEXT, "bad request\n");
+        return;
+      }
+      if (!hostAllowed(req.headers().get(HttpHeaderNames.HOST), hosts)) {
+        respond(ctx, req, HttpResponseStatus.MISDIRECTED_REQUEST, TEXT,
+            "Host header not accepted; use the proxy's address or add it with --admin-allow-host\n");
+        return;
+      }
+      QueryStringDecoder uri = new QueryStringDecoder(req.uri());
+      String path = uri.path();
+      if (token != null
+          && !OPEN_PATHS.contains(path)
+          && !tokenMatches(req.headers().get(HttpHeaderNames.AUTHORIZATION), token)) {
+        FullHttpResponse r = response(req, HttpResponseStatus.UNAUTHORIZED, TEXT,
+            "an admin token is required: Authorization: Bearer <token>\n");
+        r.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer");
+        send(ctx, r);
+        return;
+      }
+      boolean known =
+          metricsOnly
+              ? OPEN_PATHS.contains(path)
+              : Set.of("/health", "/metrics", "/profile", "/report").contains(path);
+      if (!known) {
+        respond(ctx, req, HttpResponseStatus.NOT_FOUND, TEXT,
+            metricsOnly
+                ? "not found; this listener serves /metrics and /health\n"
+                : "not found; try /metrics, /profile, /report, /health\n");
+        return;
+      }
+      if (!HttpMethod.GET.equals(req.method()) && !HttpMethod.HEAD.equals(req.method())) {
+        FullHttpResponse r = response(req, HttpResponseStatus.METHOD_NOT_ALLOWED, TEXT, "");
+        r.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+        send(ctx, r);
+        return;
+      }
+      switch (path) {
+        case "/health":
+          respond(ctx, req, HttpResponseStatus.OK, "application/json", endpoints.health());
+          return;
+        case "/metrics":
+          respond(ctx, req, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
+              endpoints.registry.scrape());
+          return;
+        default:
+          // Snapshots and reports can take a while: not on the loop that serves /health.
+          HttpMethod method = req.method();
+          List<String> formats = uri.parameters().get("format");
+          String format = formats == null || formats.isEmpty() ? "text" : formats.get(0);
+          endpoints.reports.execute(
+              () -> {
+                try {
+                  slow(ctx, method, path, format);
+                } catch (RuntimeException e) {
+                  // Answered, so the connection (and its admin slot) is released.
+                  send(ctx, response(method, HttpResponseStatus.INTERNAL_SERVER_ERROR, TEXT,
+                      "could not build " + path + ": " + e + "\n"));
+                }
+              });
+      }
+    }
+
+    private void slow(ChannelHandlerContext ctx, HttpMethod method, String path, String format) {
+      HttpResponseStatus status = HttpResponseStatus.OK;
+      String type;
+      String body;
+      if (path.equals("/profile")) {
+        type = "application/json";
+        body = ProfileJson.toJson(endpoints.proxy.profile());
+      } else {
+        // The proxy holds no database credentials, so the report judges the traffic alone.
+        Analysis analysis = Advisor.analyze(endpoints.proxy.profile(), null);
+        switch (format) {
+          case "text":
+            type = TEXT;
+            body = Reports.text(analysis);
+            break;
+          case "markdown":
+            type = "text/markdown; charset=utf-8";
+            body = Reports.markdown(analysis);
+            break;
+          case "json":
+            type = "application/json";
+            body = Reports.json(analysis);
+            break;
+          case "html":
+            type = "text/html; charset=utf-8";
+            body = Reports.html(analysis);
+            break;
+          default:
+            status = HttpResponseStatus.BAD_REQUEST;
+            type = TEXT;
+            body = "unknown format '" + format + "'; use text, markdown, json or html\n";
+        }
+      }
+      send(ctx, response(method, status, type, body));
+    }
+
+    private static void respond(
+        ChannelHandlerContext ctx,
+        FullHttpRequest req,
+        HttpResponseStatus status,
+        String type,
+        String body) {
+      send(ctx, response(req, status, type, body));
+    }
+
+    private static FullHttpResponse response(
+        FullHttpRequest req, HttpResponseStatus status, String type, String body) {
+      return response(req.method(), status, type, body);
+    }
+
+    private static FullHttpResponse response(
+        HttpMethod method, HttpResponseStatus status, String type, String body) {
+      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+      ByteBuf content =
+          HttpMethod.HEAD.equals(method) ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes);
+      FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
+      r.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
+      r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+      r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+      return r;
+    }
+
+    private static void send(ChannelHandlerContext ctx, FullHttpResponse r) {
+      ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      Fatal.exceptionCaught(ctx, cause);
+    }
   }
 }

@@ -109,6 +109,6 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    ctx.close();
+    Fatal.exceptionCaught(ctx, cause);
   }
 }

@@ -12,6 +12,7 @@ import io.netty.handler.ssl.SslHandler;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The client side of one proxied connection: opens the upstream connection on the same event
@@ -22,6 +23,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
   private final ProxyContext context;
   private final List<ByteBuf> out = new ArrayList<>(4);
   private SessionTracker tracker;
+  /** Cancelled at close: a flood of short connections must not leave pending tasks behind. */
+  private io.netty.util.concurrent.Future<?> handshakeTimer;
   private Channel backend;
   private boolean rejected;
   /**
@@ -39,6 +42,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     Channel inbound = ctx.channel();
     context.stats.connectionsAccepted.increment();
     context.stats.clientConnections.incrementAndGet();
+    int handshakeTimeout = context.config.limits().handshakeTimeoutMillis();
+    if (handshakeTimeout > 0) {
+      handshakeTimer =
+          ctx.executor()
+              .schedule(() -> handshakeDeadline(ctx), handshakeTimeout, TimeUnit.MILLISECONDS);
+    }
     tracker =
         new SessionTracker(
             context.recorder,
@@ -46,6 +55,8 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             context::serverVersion,
             context.config.tls() != null,
             context.config.upstreamTls().mode());
+    ProxyLimits limits = context.config.limits();
+    tracker.statementLimits(limits.statementBytesPerConnection(), limits.statementBytesTotal());
     Bootstrap b =
         new Bootstrap()
             .group(inbound.eventLoop())
@@ -238,9 +249,16 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
   /** Ends this client's connection with an ERR packet; the proxy and other clients go on. */
   private void reject(Channel inbound, ProtocolException e) {
+    reject(inbound, e, false);
+  }
+
+  /** @param timeout the client broke no rule, it was too slow (not a protocol error) */
+  private void reject(Channel inbound, ProtocolException e, boolean timeout) {
     rejected = true;
     inbound.config().setAutoRead(false);
-    context.stats.clientProtocolErrors.increment();
+    if (!timeout) {
+      context.stats.clientProtocolErrors.increment();
+    }
     int seq = (tracker.clientScanner().currentSeq() + 1) & 0xff;
     String message = "wire-advisor proxy closed the connection: " + e.getMessage();
     ByteBuf err =
@@ -266,6 +284,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    if (handshakeTimer != null) {
+      handshakeTimer.cancel(false);
+    }
     context.stats.bytesFromClients.add(uncountedBytes);
     uncountedBytes = 0;
     context.stats.clientConnections.decrementAndGet();
@@ -281,7 +302,37 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    // Connection resets and the like end this connection only.
-    ctx.close();
+    // Connection resets and the like end this connection only; an Error ends the process.
+    Fatal.exceptionCaught(ctx, cause);
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    if (evt instanceof io.netty.handler.timeout.IdleStateEvent) {
+      // Idle only between commands: a long query leaves the client silent, legitimately.
+      if (!rejected && tracker != null && tracker.idleBetweenCommands()) {
+        context.stats.idleTimeouts.increment();
+        rejected = true;
+        ctx.close();
+      }
+      return;
+    }
+    ctx.fireUserEventTriggered(evt);
+  }
+
+  /** Ends a client that is not logged in within --handshake-timeout. */
+  private void handshakeDeadline(ChannelHandlerContext ctx) {
+    Channel inbound = ctx.channel();
+    if (rejected || !inbound.isActive() || tracker.inCommandPhase()) {
+      return;
+    }
+    context.stats.handshakeTimeouts.increment();
+    reject(
+        inbound,
+        new ProtocolException(
+            Packets.ER_HANDSHAKE_ERROR,
+            "no login within the handshake timeout of "
+                + context.config.limits().handshakeTimeoutMillis() + " ms"),
+        true);
   }
 }

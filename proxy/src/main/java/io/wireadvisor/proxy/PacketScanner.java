@@ -134,6 +134,7 @@ final class PacketScanner {
       int n = Math.min(remaining, end - idx);
       if (headLength < captureLimit) {
         int c = Math.min(n, captureLimit - headLength);
+        ensureHead(headLength + c);
         in.getBytes(idx, head, headLength, c);
         headLength += c;
       }
@@ -167,9 +168,21 @@ final class PacketScanner {
     }
     int wanted = handler.begin(length, seq, continuation);
     captureLimit = holding ? length : Math.max(0, Math.min(length, wanted));
-    if (captureLimit > head.length) {
-      head = new byte[Math.max(captureLimit, Math.min(2 * head.length, maxHeld))];
+    // No allocation here: the header only announces a length; the head grows as bytes arrive,
+    // so a peer that announces a large packet and stalls costs nothing until it sends.
+  }
+
+  /** Grows the head buffer to hold {@code needed} bytes (doubling, never past the capture). */
+  private void ensureHead(int needed) {
+    if (needed > head.length) {
+      int size = Math.min(captureLimit, Math.max(needed, 2 * head.length));
+      head = java.util.Arrays.copyOf(head, size);
     }
+  }
+
+  /** Bytes this scanner holds now (its head buffer): what a stalled peer costs. */
+  int heldBytes() {
+    return head.length;
   }
 
   /** Ends the current packet; true when a held packet was emitted (pass-through restarts). */

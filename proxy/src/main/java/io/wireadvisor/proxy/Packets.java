@@ -36,6 +36,10 @@ final class Packets {
   static final int ER_MALFORMED_PACKET = 1835;
   /** MySQL's ER_ACCESS_DENIED_ERROR. */
   static final int ER_ACCESS_DENIED = 1045;
+  /** MySQL's ER_CON_COUNT_ERROR ("Too many connections"). */
+  static final int ER_CON_COUNT_ERROR = 1040;
+  /** MySQL's ER_HANDSHAKE_ERROR ("Bad handshake"): used when a login takes too long. */
+  static final int ER_HANDSHAKE_ERROR = 1043;
   /** MySQL's ER_UNKNOWN_ERROR, used for the proxy's own upstream failures. */
   static final int ER_UNKNOWN_ERROR = 1105;
   /** Communication link failure: drivers and pools treat the connection as broken. */

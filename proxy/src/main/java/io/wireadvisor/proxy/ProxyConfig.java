@@ -24,6 +24,7 @@ public final class ProxyConfig {
   private final SslContext tls;
   private final Transport.Kind transport;
   private final UpstreamTls upstreamTls;
+  private ProxyLimits limits = ProxyLimits.DEFAULTS; // set by withLimits, carried by every copy
 
   private ProxyConfig(
       String listenHost,
@@ -79,28 +80,28 @@ public final class ProxyConfig {
 
   /** Serves the admin HTTP endpoints on {@code host:port} (port 0 picks a free one). */
   public ProxyConfig withAdmin(String host, int port) {
-    return new ProxyConfig(
+    return carry(new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, Objects.requireNonNull(host), port,
-        connectTimeoutMillis, workerThreads, recorderSettings, tls, transport, upstreamTls);
+        connectTimeoutMillis, workerThreads, recorderSettings, tls, transport, upstreamTls));
   }
 
   public ProxyConfig withConnectTimeoutMillis(int millis) {
-    return new ProxyConfig(
+    return carry(new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort, millis,
-        workerThreads, recorderSettings, tls, transport, upstreamTls);
+        workerThreads, recorderSettings, tls, transport, upstreamTls));
   }
 
   /** Event-loop threads for connections; 0 means one per core. */
   public ProxyConfig withWorkerThreads(int threads) {
-    return new ProxyConfig(
+    return carry(new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
-        connectTimeoutMillis, threads, recorderSettings, tls, transport, upstreamTls);
+        connectTimeoutMillis, threads, recorderSettings, tls, transport, upstreamTls));
   }
 
   public ProxyConfig withRecorderSettings(RecorderSettings settings) {
-    return new ProxyConfig(
+    return carry(new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
-        connectTimeoutMillis, workerThreads, settings, tls, transport, upstreamTls);
+        connectTimeoutMillis, workerThreads, settings, tls, transport, upstreamTls));
   }
 
   /**
@@ -119,9 +120,9 @@ public final class ProxyConfig {
           "cannot use TLS certificate " + certificateChainPem + " with key " + privateKeyPem
               + ": " + e.getMessage(), e);
     }
-    return new ProxyConfig(
+    return carry(new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
-        connectTimeoutMillis, workerThreads, recorderSettings, context, transport, upstreamTls);
+        connectTimeoutMillis, workerThreads, recorderSettings, context, transport, upstreamTls));
   }
 
   /**
@@ -132,10 +133,10 @@ public final class ProxyConfig {
    * @throws IllegalArgumentException for any other value
    */
   public ProxyConfig withTransport(String kind) {
-    return new ProxyConfig(
+    return carry(new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
         connectTimeoutMillis, workerThreads, recorderSettings, tls, Transport.Kind.parse(kind),
-        upstreamTls);
+        upstreamTls));
   }
 
   /**
@@ -147,10 +148,27 @@ public final class ProxyConfig {
    * @throws IllegalArgumentException for another mode, a CA with mode off, or an unreadable CA
    */
   public ProxyConfig withUpstreamTls(String mode, File caPem) {
-    return new ProxyConfig(
+    return carry(new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
         connectTimeoutMillis, workerThreads, recorderSettings, tls, transport,
-        UpstreamTls.of(UpstreamTls.Mode.parse(mode), caPem));
+        UpstreamTls.of(UpstreamTls.Mode.parse(mode), caPem)));
+  }
+
+  /** Timeouts, connection and memory limits, admin protection: see {@link ProxyLimits}. */
+  public ProxyConfig withLimits(ProxyLimits limits) {
+    ProxyConfig copy = withWorkerThreads(workerThreads);
+    copy.limits = Objects.requireNonNull(limits, "limits");
+    return copy;
+  }
+
+  public ProxyLimits limits() {
+    return limits;
+  }
+
+  /** {@code copy} with this configuration's limits (the constructor leaves them at default). */
+  private ProxyConfig carry(ProxyConfig copy) {
+    copy.limits = limits;
+    return copy;
   }
 
   /** TLS to the upstream server (mode off unless configured). */

@@ -65,7 +65,8 @@ public final class ProxyMain implements Callable<Integer> {
       description =
           "Admin HTTP endpoint: /metrics (Prometheus), /profile (JSON), /report"
               + " (?format=text|markdown|json|html), /health. Default: ${DEFAULT-VALUE} (loopback"
-              + " only; it has no authentication, so do not expose it). 'off' disables it.")
+              + " only). Without an admin token it has no authentication: do not expose it."
+              + " 'off' disables it.")
   String admin;
 
   @Option(
@@ -139,10 +140,102 @@ public final class ProxyMain implements Callable<Integer> {
   boolean sampleSql;
 
   @Option(
+      names = "--max-shape-bytes",
+      paramLabel = "BYTES",
+      defaultValue = "" + RecorderSettings.DEFAULT_MAX_SHAPE_BYTES,
+      description = "Bytes (estimated) shapes may hold besides their counters: digest texts, table names, samples; past it new shapes count as 'overflow' (default: ${DEFAULT-VALUE}).")
+  long maxShapeBytes;
+
+  @Option(
+      names = "--max-text-bytes",
+      paramLabel = "BYTES",
+      defaultValue = "" + RecorderSettings.DEFAULT_MAX_TEXT_BYTES,
+      description = "Bytes (estimated) of recently seen SQL texts remembered to skip re-classifying them; forgotten and refilled when full (default: ${DEFAULT-VALUE}).")
+  long maxTextBytes;
+
+  // Limits against hostile or broken peers, and admin protection (ProxyLimits).
+  @Option(
+      names = "--handshake-timeout",
+      paramLabel = "MILLIS",
+      defaultValue = "" + ProxyLimits.DEFAULT_HANDSHAKE_TIMEOUT_MILLIS,
+      description = "A client not logged in this long after connecting gets ERR 1043 and is closed; 0 = no limit (default: ${DEFAULT-VALUE}).")
+  int handshakeTimeoutMillis;
+
+  @Option(
+      names = "--idle-timeout",
+      paramLabel = "MILLIS",
+      defaultValue = "0",
+      description = "Close a logged-in client after this long without a byte and with no command in flight; 0 = never (default: ${DEFAULT-VALUE}; the server's wait_timeout still applies).")
+  int idleTimeoutMillis;
+
+  @Option(
+      names = "--max-connections",
+      paramLabel = "N",
+      defaultValue = "" + ProxyLimits.DEFAULT_MAX_CONNECTIONS,
+      description = "Client connections open at once; past it a client gets ERR 1040 'Too many connections' and is closed. Each uses two file descriptors (default: ${DEFAULT-VALUE}).")
+  int maxConnections;
+
+  @Option(
+      names = "--max-statement-bytes",
+      paramLabel = "BYTES",
+      defaultValue = "" + ProxyLimits.DEFAULT_STATEMENT_BYTES_PER_CONNECTION,
+      description = "Prepared-statement bookkeeping kept per connection; statements past it are forwarded but their EXECUTEs are not attributed to a shape (default: ${DEFAULT-VALUE}).")
+  long maxStatementBytes;
+
+  @Option(
+      names = "--max-statement-bytes-total",
+      paramLabel = "BYTES",
+      defaultValue = "" + ProxyLimits.DEFAULT_STATEMENT_BYTES_TOTAL,
+      description = "The same, summed over every connection (default: ${DEFAULT-VALUE}).")
+  long maxStatementBytesTotal;
+
+  @Option(
+      names = "--admin-token-file",
+      paramLabel = "FILE",
+      description = "Require 'Authorization: Bearer <token>' on the admin endpoints except /health and /metrics; the token is this file's first line. The environment variable WIRE_ADVISOR_ADMIN_TOKEN works too (neither shows in ps).")
+  Path adminTokenFile;
+
+  @Option(
+      names = "--admin-token",
+      paramLabel = "TOKEN",
+      description = "The admin token on the command line (visible in ps: prefer --admin-token-file or WIRE_ADVISOR_ADMIN_TOKEN).")
+  String adminToken;
+
+  @Option(
+      names = "--admin-allow-host",
+      paramLabel = "HOST",
+      split = ",",
+      description = "Host header values the admin endpoints accept besides the bound address, localhost, 127.0.0.1 and [::1] (DNS-rebinding defense); comma-separated.")
+  java.util.List<String> adminAllowHosts;
+
+  @Option(
+      names = "--admin-timeout",
+      paramLabel = "MILLIS",
+      defaultValue = "" + ProxyLimits.DEFAULT_ADMIN_TIMEOUT_MILLIS,
+      description = "An admin request must arrive whole within this, and idle admin connections are closed after it (default: ${DEFAULT-VALUE}).")
+  int adminTimeoutMillis;
+
+  @Option(
+      names = "--admin-max-connections",
+      paramLabel = "N",
+      defaultValue = "" + ProxyLimits.DEFAULT_ADMIN_MAX_CONNECTIONS,
+      description = "Admin connections open at once per listener; more are closed at once (default: ${DEFAULT-VALUE}).")
+  int adminMaxConnections;
+
+  @Option(
+      names = "--metrics-listen",
+      paramLabel = "HOST:PORT",
+      description = "Serve /metrics and /health on this address instead, apart from /profile and /report (which reveal table names and, with --sample-sql, literals).")
+  String metricsListen;
+
+  @Option(
       names = "--config",
       paramLabel = "FILE",
       description = "Optional properties file with defaults for the options above.")
   Path config;
+
+  /** Where WIRE_ADVISOR_ADMIN_TOKEN is read from (tests replace it). */
+  java.util.function.Function<String, String> environment = System::getenv;
 
   /** Set by {@link #call()} once the proxy runs; lets tests and embedders wait for it. */
   private final CountDownLatch stop = new CountDownLatch(1);
@@ -154,6 +247,7 @@ public final class ProxyMain implements Callable<Integer> {
       // turns sampling back on for a field investigation.
       ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
     }
+    Thread.setDefaultUncaughtExceptionHandler(Fatal.UNCAUGHT); // an Error ends the process
     System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
@@ -213,6 +307,10 @@ public final class ProxyMain implements Callable<Integer> {
             + (proxy.adminPort() >= 0
                 ? ", admin http://" + cfg.adminHost() + ":" + proxy.adminPort() + "/"
                 : ", admin off")
+            + (proxy.metricsPort() >= 0
+                ? ", metrics http://" + cfg.limits().metricsHost() + ":" + proxy.metricsPort() + "/metrics"
+                : "")
+            + (cfg.limits().adminToken() != null ? ", admin token required" : "")
             + ", "
             + cfg.upstreamTls().describe());
     stop.await();
@@ -237,7 +335,10 @@ public final class ProxyMain implements Callable<Integer> {
             .withWorkerThreads(threads)
             .withTransport(transport)
             .withRecorderSettings(
-                RecorderSettings.defaults().withMaxShapes(maxShapes).withSampleSql(sampleSql));
+                RecorderSettings.defaults()
+                    .withMaxBytes(maxTextBytes, maxShapeBytes)
+                    .withMaxShapes(maxShapes)
+                    .withSampleSql(sampleSql));
     if ((tlsCert == null) != (tlsKey == null)) {
       throw new IllegalArgumentException("--tls-cert and --tls-key go together");
     }
@@ -249,7 +350,44 @@ public final class ProxyMain implements Callable<Integer> {
       HostPort a = HostPort.parse(admin, "127.0.0.1");
       cfg = cfg.withAdmin(a.host(), a.port());
     }
+    cfg = cfg.withLimits(toLimits());
     return cfg;
+  }
+
+  /** The limits and admin protection from the options (and WIRE_ADVISOR_ADMIN_TOKEN). */
+  ProxyLimits toLimits() {
+    ProxyLimits limits =
+        ProxyLimits.defaults()
+            .withHandshakeTimeoutMillis(handshakeTimeoutMillis)
+            .withIdleTimeoutMillis(idleTimeoutMillis)
+            .withMaxConnections(maxConnections)
+            .withStatementBytes(maxStatementBytes, maxStatementBytesTotal)
+            .withAdminTimeoutMillis(adminTimeoutMillis)
+            .withAdminMaxConnections(adminMaxConnections)
+            .withAdminHosts(adminAllowHosts == null ? java.util.List.of() : adminAllowHosts);
+    String token = adminToken;
+    if (adminTokenFile != null) {
+      try {
+        java.util.List<String> lines = Files.readAllLines(adminTokenFile);
+        token = lines.isEmpty() ? "" : lines.get(0).trim();
+      } catch (IOException e) {
+        throw new IllegalArgumentException(
+            "cannot read --admin-token-file " + adminTokenFile + ": " + e.getMessage(), e);
+      }
+    } else if (token == null) {
+      token = environment.apply("WIRE_ADVISOR_ADMIN_TOKEN");
+    }
+    if (token != null) {
+      if (token.isBlank()) {
+        throw new IllegalArgumentException("the admin token is empty");
+      }
+      limits = limits.withAdminToken(token);
+    }
+    if (metricsListen != null) {
+      HostPort m = HostPort.parse(metricsListen, "127.0.0.1");
+      limits = limits.withMetricsListen(m.host(), m.port());
+    }
+    return limits;
   }
 
   /** Defaults from the --config file, if the arguments name one. */
@@ -292,7 +430,11 @@ public final class ProxyMain implements Callable<Integer> {
   private static final java.util.List<String> KNOWN_KEYS =
       java.util.List.of(
           "listen", "upstream", "admin", "connect-timeout", "threads", "max-shapes", "sample-sql",
-          "tls-cert", "tls-key", "upstream-tls", "upstream-ca", "transport");
+          "tls-cert", "tls-key", "upstream-tls", "upstream-ca", "transport",
+          "handshake-timeout", "idle-timeout", "max-connections", "max-statement-bytes",
+          "max-statement-bytes-total", "admin-token-file", "admin-token", "admin-allow-host",
+          "admin-timeout", "admin-max-connections", "metrics-listen",
+          "max-shape-bytes", "max-text-bytes");
 
   /** Reports the proxy's version for {@code --version}. */
   static final class Version implements CommandLine.IVersionProvider {

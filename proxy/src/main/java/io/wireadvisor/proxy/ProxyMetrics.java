@@ -37,6 +37,11 @@ final class ProxyMetrics implements MeterBinder {
     counter(registry, "wireadvisor.proxy.upstream.tls.connections", "Upstream connections that completed a TLS handshake", null, s.upstreamTlsConnections);
     counter(registry, "wireadvisor.proxy.upstream.tls.failures", "Upstream TLS handshakes that failed", null, s.upstreamTlsFailures);
     counter(registry, "wireadvisor.proxy.upstream.connect.failures", "Upstream connection attempts that failed", null, s.upstreamConnectFailures);
+    counter(registry, "wireadvisor.proxy.handshake.timeouts", "Clients closed for not logging in within --handshake-timeout", null, s.handshakeTimeouts);
+    counter(registry, "wireadvisor.proxy.idle.timeouts", "Clients closed after --idle-timeout without a command", null, s.idleTimeouts);
+    counter(registry, "wireadvisor.proxy.connections.refused", "Clients refused with ERR 1040 past --max-connections", null, s.connectionsRefused);
+    counter(registry, "wireadvisor.proxy.statements.untracked", "Prepared statements not remembered because a statement byte limit was reached", null, s.statementsNotTracked);
+    Gauge.builder("wireadvisor.proxy.statement.bytes", s.statementBytes, java.util.concurrent.atomic.AtomicLong::get).description("Bytes of prepared-statement bookkeeping held by every connection").baseUnit("bytes").register(registry);
     counter(registry, "wireadvisor.proxy.upstream.lost", "Upstream connections lost during a command (the client got an ERR)", null, s.upstreamLostMidCommand);
     counter(registry, "wireadvisor.proxy.client.protocol.errors", "Client connections closed for breaking the protocol", null, s.clientProtocolErrors);
     counter(registry, "wireadvisor.proxy.unparseable.responses", "Server responses the proxy could not follow (classification stopped on that connection)", null, s.unparseableResponses);

@@ -25,6 +25,20 @@ final class ProxyStats {
   /** COM_STMT_PREPARE answered with ERR. */
   final LongAdder preparesFailed = new LongAdder();
 
+  /** Clients closed for not logging in within --handshake-timeout. */
+  final LongAdder handshakeTimeouts = new LongAdder();
+  /** Clients closed after --idle-timeout without a command. */
+  final LongAdder idleTimeouts = new LongAdder();
+  /** Clients refused with ERR 1040 because --max-connections were open. */
+  final LongAdder connectionsRefused = new LongAdder();
+  /** Clients admitted and not yet closed (the --max-connections gate). */
+  final AtomicInteger admitted = new AtomicInteger();
+  /** Bytes of statement-id bookkeeping held by every connection (--max-statement-bytes-total). */
+  final java.util.concurrent.atomic.AtomicLong statementBytes =
+      new java.util.concurrent.atomic.AtomicLong();
+  /** Prepared statements not remembered because a statement byte limit was reached. */
+  final LongAdder statementsNotTracked = new LongAdder();
+
   void unparseableResponse() {
     unparseableResponses.increment();
   }

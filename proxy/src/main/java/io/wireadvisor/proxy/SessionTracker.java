@@ -29,8 +29,14 @@ final class SessionTracker {
   static final int MAX_PIPELINED = 4096;
   /** Statement ids remembered per connection (servers allow ~16k by default). */
   static final int MAX_STATEMENTS = 65_536;
-  /** Largest handshake packet accepted (connection attributes included). */
-  static final int MAX_HANDSHAKE_PACKET = 1 << 20;
+  /**
+   * Largest login packet held whole (greeting, HandshakeResponse, auth packets while renumbered).
+   * A HandshakeResponse is 32 fixed bytes, a user name, an auth response (an RSA-encrypted
+   * password is 512 bytes at 4096 bits), a database name, a plugin name and the connection
+   * attributes, which MySQL refuses past 64 KiB: so 64 KiB + 4 KiB. A larger one is hostile; it
+   * gets ERR 1835 and is closed before the proxy holds it.
+   */
+  static final int MAX_HANDSHAKE_PACKET = 64 * 1024 + 4 * 1024;
 
   private static final int SERVER_CAPTURE = 32;
   /** MariaDB's "last prepared statement" id, used when pipelining PREPARE + EXECUTE. */
@@ -113,6 +119,15 @@ final class SessionTracker {
 
   private final HashMap<Integer, ShapeHandle> statements = new HashMap<>();
   /**
+   * What one statement-map entry costs, measured as an upper bound: the map node (32 bytes),
+   * its table slot (8, at 0.75 load up to 11), the Integer key (16), a compact ShapeHandle (24)
+   * and Classification (40) with its own 64-hex digest string (24 + 16 + 64 = 104).
+   */
+  static final long STATEMENT_ENTRY_BYTES = 240;
+  private long statementBytes;
+  private long statementBytesLimit = ProxyLimits.DEFAULT_STATEMENT_BYTES_PER_CONNECTION;
+  private long statementBytesTotalLimit = ProxyLimits.DEFAULT_STATEMENT_BYTES_TOTAL;
+  /**
    * Digests this connection already reported as used: the recorder's per-connection set is
    * concurrent (a lock per insert), this one is checked first, lock-free. Bounded by the
    * recorder's shape cap.
@@ -192,6 +207,19 @@ final class SessionTracker {
 
   PacketScanner clientScanner() {
     return clientScanner;
+  }
+
+  /**
+   * Logged in and nothing awaiting a response: a client that may be idle-closed (also one that
+   * stopped in the middle of a command packet, which the server cannot answer either).
+   */
+  boolean idleBetweenCommands() {
+    return phase == Phase.COMMAND && ringSize == 0;
+  }
+
+  /** Packet bytes both scanners hold now (heads and held login packets). */
+  int heldBytes() {
+    return clientScanner.heldBytes() + serverScanner.heldBytes();
   }
 
   PacketScanner serverScanner() {
@@ -292,6 +320,7 @@ final class SessionTracker {
       }
       pop();
     }
+    releaseStatementBytes(statementBytes);
     statements.clear();
     connection.close();
   }
@@ -558,7 +587,14 @@ final class SessionTracker {
     if (id == LAST_PREPARED_ID) {
       return lastPrepared;
     }
-    return remove ? statements.remove(id) : statements.get(id);
+    if (!remove) {
+      return statements.get(id);
+    }
+    ShapeHandle removed = statements.remove(id);
+    if (removed != null) {
+      releaseStatementBytes(STATEMENT_ENTRY_BYTES);
+    }
+    return removed;
   }
 
   private Pending push(CommandType type, int seq) {
@@ -933,8 +969,19 @@ final class SessionTracker {
     if (shape == null) {
       return;
     }
-    if (statements.size() < MAX_STATEMENTS || statements.containsKey(id)) {
-      statements.put(id, shape);
+    // Entries are compact (no text), so each costs the same; the bound is in bytes per
+    // connection and over all connections (a client preparing without closing costs its own
+    // attribution, never the proxy's heap).
+    ShapeHandle entry = shape.compact();
+    if (statements.containsKey(id)) {
+      statements.put(id, entry);
+    } else if (statements.size() < MAX_STATEMENTS
+        && statementBytes + STATEMENT_ENTRY_BYTES <= statementBytesLimit
+        && reserveGlobalStatementBytes(STATEMENT_ENTRY_BYTES)) {
+      statements.put(id, entry);
+      statementBytes += STATEMENT_ENTRY_BYTES;
+    } else {
+      stats.statementsNotTracked.increment();
     }
     lastPrepared = shape;
     connection.prepared(shape);
@@ -993,7 +1040,32 @@ final class SessionTracker {
     }
   }
 
+  private boolean reserveGlobalStatementBytes(long n) {
+    if (stats.statementBytes.addAndGet(n) > statementBytesTotalLimit) {
+      stats.statementBytes.addAndGet(-n);
+      return false;
+    }
+    return true;
+  }
+
+  private void releaseStatementBytes(long n) {
+    statementBytes -= n;
+    stats.statementBytes.addAndGet(-n);
+  }
+
+  /** Bytes this connection's statement map is accounted (see {@link #STATEMENT_ENTRY_BYTES}). */
+  long statementBytes() {
+    return statementBytes;
+  }
+
+  /** Per connection and over every connection sharing {@code stats}; see ProxyLimits. */
+  void statementLimits(long perConnection, long total) {
+    this.statementBytesLimit = perConnection;
+    this.statementBytesTotalLimit = total;
+  }
+
   private void forgetStatements() {
+    releaseStatementBytes(statementBytes);
     statements.clear();
     lastPrepared = null;
   }

@@ -78,7 +78,16 @@ final class Transport {
   }
 
   EventLoopGroup group(int threads) {
-    return new MultiThreadIoEventLoopGroup(threads, handlers.get());
+    io.netty.util.concurrent.DefaultThreadFactory named =
+        new io.netty.util.concurrent.DefaultThreadFactory("wire-advisor-proxy");
+    return new MultiThreadIoEventLoopGroup(
+        threads,
+        r -> {
+          Thread t = named.newThread(r);
+          t.setUncaughtExceptionHandler(Fatal.UNCAUGHT); // an Error ends the process
+          return t;
+        },
+        handlers.get());
   }
 
   Class<? extends ServerSocketChannel> serverChannel() {

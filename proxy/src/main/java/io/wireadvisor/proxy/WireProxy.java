@@ -8,6 +8,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.TrafficProfile;
@@ -58,6 +59,20 @@ public final class WireProxy implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                       channels.add(ch);
+                      ProxyLimits limits = context.config.limits();
+                      if (context.stats.admitted.incrementAndGet() > limits.maxConnections()) {
+                        context.stats.admitted.decrementAndGet();
+                        context.stats.connectionsRefused.increment();
+                        ch.pipeline().addLast(TooManyConnections.INSTANCE);
+                        return;
+                      }
+                      ch.closeFuture().addListener(f -> context.stats.admitted.decrementAndGet());
+                      if (limits.idleTimeoutMillis() > 0) {
+                        ch.pipeline()
+                            .addLast(
+                                new IdleStateHandler(
+                                    0, 0, limits.idleTimeoutMillis(), TimeUnit.MILLISECONDS));
+                      }
                       ch.pipeline().addLast(new FrontendHandler(context));
                     }
                   });
@@ -65,7 +80,8 @@ public final class WireProxy implements AutoCloseable {
       InetSocketAddress address = (InetSocketAddress) bound.localAddress();
       context.instance(config.listenHost() + ":" + address.getPort());
       if (config.adminHost() != null) {
-        startedAdmin = AdminServer.start(config.adminHost(), config.adminPort(), this);
+        startedAdmin =
+            AdminServer.start(config.adminHost(), config.adminPort(), this, config.limits());
       }
     } catch (IOException | InterruptedException | RuntimeException e) {
       if (bound != null) {
@@ -106,6 +122,11 @@ public final class WireProxy implements AutoCloseable {
   /** The admin endpoint's port, or -1 when it is off. */
   public int adminPort() {
     return admin == null ? -1 : admin.port();
+  }
+
+  /** The metrics-only listener's port ({@code --metrics-listen}), or -1 when there is none. */
+  public int metricsPort() {
+    return admin == null ? -1 : admin.metricsPort();
   }
 
   public ProxyConfig config() {

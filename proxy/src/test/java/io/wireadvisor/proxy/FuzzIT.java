@@ -77,6 +77,110 @@ class FuzzIT {
     }
   }
 
+  /**
+   * A malicious upstream: fuzzed greetings, auth switches with garbage, result sets whose lengths
+   * lie (a column count of 2^60, a row announced as 16 MiB and never sent, packets cut short),
+   * greetings announcing 16 MiB. The proxy closes only that connection, never dies, holds no
+   * more than its caps, and serves the next client.
+   */
+  @Test
+  void aLyingUpstreamCostsOnlyItsOwnConnection() throws Exception {
+    long seed = System.nanoTime();
+    Random random = new Random(seed);
+    java.util.concurrent.atomic.AtomicBoolean honest = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicInteger served = new java.util.concurrent.atomic.AtomicInteger();
+    try (java.net.ServerSocket fake = new java.net.ServerSocket(0, 200, java.net.InetAddress.getLoopbackAddress())) {
+      Thread serverThread =
+          new Thread(
+              () -> {
+                Random r = new Random(seed + 1);
+                while (!fake.isClosed()) {
+                  try (java.net.Socket s = fake.accept()) {
+                    s.setSoTimeout(200);
+                    served.incrementAndGet();
+                    lie(r, s, honest.get());
+                  } catch (IOException e) {
+                    // the proxy closed it, or the test ended
+                  }
+                }
+              },
+              "lying-upstream");
+      serverThread.setDaemon(true);
+      serverThread.start();
+      ProxyConfig config = ProxyConfig.of("127.0.0.1", 0, "127.0.0.1", fake.getLocalPort());
+      try (WireProxy proxy = WireProxy.start(config)) {
+        long deadline = System.nanoTime() + BUDGET_NANOS;
+        int rounds = 0;
+        while (System.nanoTime() < deadline) {
+          rounds++;
+          try (RawClient raw = new RawClient(proxy.port(), 200)) {
+            byte[] greeting = raw.readPacket();
+            if (greeting != null && greeting.length > 0 && (greeting[0] & 0xff) == 0x0a) {
+              raw.write(Wire.packet(1, Wire.handshakeResponse(RawClient.CAPS, "root", new byte[20], "mysql_native_password")));
+              byte[] answer = raw.readPacket();
+              if (answer != null && answer.length > 0 && answer[0] == 0) {
+                raw.write(Wire.packet(0, Wire.query("SELECT " + random.nextInt())));
+              }
+            }
+            raw.closedByPeer();
+          } catch (IOException e) {
+            // closed or reset: expected
+          }
+        }
+        honest.set(true);
+        try (RawClient raw = new RawClient(proxy.port(), 5000)) {
+          byte[] greeting = raw.readPacket();
+          assertThat(greeting).as("seed %d", seed).isNotNull();
+          assertThat(greeting[0] & 0xff).as("seed %d", seed).isEqualTo(0x0a);
+        }
+        FaultsIT.waitFor(proxy::clientConnections, 0);
+        FaultsIT.waitFor(proxy::upstreamConnections, 0);
+        assertThat(rounds).isGreaterThan(5);
+        assertThat(served.get()).isGreaterThan(5);
+      }
+    }
+  }
+
+  /** One connection of the lying upstream (or an honest greeting). */
+  private static void lie(Random r, java.net.Socket s, boolean honest) throws IOException {
+    java.io.OutputStream out = s.getOutputStream();
+    java.io.InputStream in = s.getInputStream();
+    byte[] greeting = Wire.packet(0, Wire.greeting("8.0.11-TiDB-v8.5.3", TrackerHarness.BASE_CAPS, "mysql_native_password"));
+    if (honest) {
+      out.write(greeting);
+      out.flush();
+      in.read();
+      return;
+    }
+    switch (r.nextInt(6)) {
+      case 0 -> out.write(mutate(r, greeting));
+      case 1 -> out.write(Wire.concat(Wire.header(0xffffff, 0), randomBytes(r, 100))); // 16 MiB greeting
+      case 2 -> out.write(randomBytes(r, 1 + r.nextInt(300)));
+      default -> {
+        out.write(greeting);
+        out.flush();
+        in.read(new byte[4096]);
+        byte[] next = switch (r.nextInt(3)) {
+          case 0 -> Wire.packet(2, Wire.concat(Wire.bytes(0xfe), randomBytes(r, r.nextInt(80)))); // auth switch
+          case 1 -> Wire.packet(2, randomBytes(r, r.nextInt(80)));
+          default -> Wire.packet(2, Wire.ok(2));
+        };
+        out.write(r.nextInt(3) == 0 ? mutate(r, next) : next);
+        out.flush();
+        in.read(new byte[4096]);
+        byte[] result = switch (r.nextInt(4)) {
+          case 0 -> Wire.packet(1, Wire.bytes(0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x0f)); // 2^60 columns
+          case 1 -> Wire.concat(Wire.packet(1, Wire.lenenc(1)), Wire.packet(2, Wire.columnDef("a")), Wire.packet(3, Wire.eof(2)), Wire.header(0xffffff, 4), randomBytes(r, 10));
+          case 2 -> Wire.concat(Wire.packet(1, Wire.lenenc(2)), Wire.header(5000, 2), randomBytes(r, 20)); // cut short
+          default -> randomBytes(r, 1 + r.nextInt(200));
+        };
+        out.write(result);
+      }
+    }
+    out.flush();
+    in.read(new byte[4096]); // until the proxy closes or the timeout
+  }
+
   private static byte[] commandPacket(Random random) {
     int command = SAFE_COMMANDS[random.nextInt(SAFE_COMMANDS.length)];
     byte[] body = switch (command) {

@@ -167,4 +167,62 @@ class PacketScannerTest {
     assertThat(scanInPieces(new PacketScanner(r, 10), wire, new Random(5), 7)).isEqualTo(wire);
     assertThat(r.packets).isEmpty();
   }
+
+  @Test
+  void aHeaderAnnouncingALargePacketAllocatesNothingUntilItsBytesArrive() throws Exception {
+    Recording r = new Recording();
+    r.holdFirst = true; // a held login packet, the worst case: the whole payload is kept
+    PacketScanner scanner = new PacketScanner(r, 64 * 1024);
+    List<ByteBuf> out = new ArrayList<>();
+    ByteBuf in = Unpooled.wrappedBuffer(new byte[] {(byte) 0x00, (byte) 0xf0, 0x00, 1, 42});
+    try {
+      scanner.scan(in, out); // 61,440 bytes announced, one sent
+    } finally {
+      in.release();
+    }
+    assertThat(out).isEmpty();
+    assertThat(scanner.heldBytes()).isLessThanOrEqualTo(128);
+    byte[] more = new byte[1000];
+    ByteBuf in2 = Unpooled.wrappedBuffer(more);
+    try {
+      scanner.scan(in2, out);
+    } finally {
+      in2.release();
+    }
+    // Grown with what arrived (doubling), not to what was announced.
+    assertThat(scanner.heldBytes()).isBetween(1001, 4096);
+  }
+
+  @Test
+  void aHeldPacketLargerThanTheCapIsRefusedAtItsHeader() {
+    Recording r = new Recording();
+    r.holdFirst = true;
+    PacketScanner scanner = new PacketScanner(r, 64 * 1024);
+    ByteBuf in = Unpooled.wrappedBuffer(new byte[] {0x00, 0x00, 0x10, 1}); // 1 MiB announced
+    List<ByteBuf> out = new ArrayList<>();
+    try {
+      assertThatThrownBy(() -> scanner.scan(in, out))
+          .isInstanceOf(ProtocolException.class)
+          .hasMessageContaining("exceeds the proxy's limit of 65536");
+    } finally {
+      in.release();
+    }
+    assertThat(scanner.heldBytes()).isLessThanOrEqualTo(128);
+  }
+
+  @Test
+  void aCommandHeadGrowsOnlyWithItsBytes() throws Exception {
+    Recording r = new Recording();
+    r.limit = 64 * 1024; // a COM_QUERY's SQL head
+    PacketScanner scanner = new PacketScanner(r, 1 << 20);
+    ByteBuf in = Unpooled.wrappedBuffer(new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, 0, 3});
+    List<ByteBuf> out = new ArrayList<>();
+    try {
+      scanner.scan(in, out); // 16 MiB announced, one byte sent
+    } finally {
+      in.release();
+      Channels.releaseAll(out);
+    }
+    assertThat(scanner.heldBytes()).isLessThanOrEqualTo(128);
+  }
 }

@@ -21,8 +21,8 @@ final class TrackerHarness {
           | Capabilities.CLIENT_MULTI_RESULTS
           | Capabilities.CLIENT_PLUGIN_AUTH;
 
-  final ProfileRecorder recorder = new ProfileRecorder(RecorderSettings.defaults());
-  final ProxyStats stats = new ProxyStats();
+  final ProfileRecorder recorder;
+  final ProxyStats stats;
   final List<String> versions = new ArrayList<>();
   final SessionTracker tracker;
 
@@ -40,6 +40,18 @@ final class TrackerHarness {
    * @param upstream when the proxy talks TLS to the upstream
    */
   TrackerHarness(boolean tls, UpstreamTls.Mode upstream) {
+    this(new ProfileRecorder(RecorderSettings.defaults()), new ProxyStats(), tls, upstream);
+  }
+
+  /** A connection of a proxy whose recorder and counters other harnesses share. */
+  TrackerHarness(ProfileRecorder recorder, ProxyStats stats) {
+    this(recorder, stats, false, UpstreamTls.Mode.OFF);
+  }
+
+  private TrackerHarness(
+      ProfileRecorder recorder, ProxyStats stats, boolean tls, UpstreamTls.Mode upstream) {
+    this.recorder = recorder;
+    this.stats = stats;
     tracker = new SessionTracker(recorder, stats, versions::add, tls, upstream);
   }
 

@@ -1,0 +1,193 @@
+package io.wireadvisor.proxy;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a hostile or broken peer may cost the proxy, and how the admin endpoint is protected.
+ * Immutable; {@code with...} methods return changed copies. Kept apart from {@link ProxyConfig}'s
+ * addresses and TLS so each can change without the other.
+ */
+public final class ProxyLimits {
+  /** Default {@code --handshake-timeout}: a client must be logged in this long after connecting. */
+  public static final int DEFAULT_HANDSHAKE_TIMEOUT_MILLIS = 10_000;
+  /** Default {@code --max-connections}: two file descriptors each (client and upstream). */
+  public static final int DEFAULT_MAX_CONNECTIONS = 2048;
+  /** Default {@code --max-statement-bytes}: prepared statements remembered per connection. */
+  public static final long DEFAULT_STATEMENT_BYTES_PER_CONNECTION = 1L << 20;
+  /** Default {@code --max-statement-bytes-total}: across every connection. */
+  public static final long DEFAULT_STATEMENT_BYTES_TOTAL = 64L << 20;
+  /** Default {@code --admin-timeout}: an admin request must arrive whole this fast. */
+  public static final int DEFAULT_ADMIN_TIMEOUT_MILLIS = 5_000;
+  /** Default {@code --admin-max-connections}. */
+  public static final int DEFAULT_ADMIN_MAX_CONNECTIONS = 16;
+
+  static final ProxyLimits DEFAULTS =
+      new ProxyLimits(
+          DEFAULT_HANDSHAKE_TIMEOUT_MILLIS, 0, DEFAULT_MAX_CONNECTIONS,
+          DEFAULT_STATEMENT_BYTES_PER_CONNECTION, DEFAULT_STATEMENT_BYTES_TOTAL,
+          DEFAULT_ADMIN_TIMEOUT_MILLIS, DEFAULT_ADMIN_MAX_CONNECTIONS, null, List.of(), null, -1);
+
+  private final int handshakeTimeoutMillis;
+  private final int idleTimeoutMillis;
+  private final int maxConnections;
+  private final long statementBytesPerConnection;
+  private final long statementBytesTotal;
+  private final int adminTimeoutMillis;
+  private final int adminMaxConnections;
+  private final String adminToken;
+  private final List<String> adminHosts;
+  private final String metricsHost;
+  private final int metricsPort;
+
+  private ProxyLimits(
+      int handshakeTimeoutMillis,
+      int idleTimeoutMillis,
+      int maxConnections,
+      long statementBytesPerConnection,
+      long statementBytesTotal,
+      int adminTimeoutMillis,
+      int adminMaxConnections,
+      String adminToken,
+      List<String> adminHosts,
+      String metricsHost,
+      int metricsPort) {
+    this.handshakeTimeoutMillis = atLeast(handshakeTimeoutMillis, 0, "handshake timeout");
+    this.idleTimeoutMillis = atLeast(idleTimeoutMillis, 0, "idle timeout");
+    this.maxConnections = atLeast(maxConnections, 1, "max connections");
+    if (statementBytesPerConnection < 0 || statementBytesTotal < 0) {
+      throw new IllegalArgumentException("statement byte limits must be >= 0");
+    }
+    this.statementBytesPerConnection = statementBytesPerConnection;
+    this.statementBytesTotal = statementBytesTotal;
+    this.adminTimeoutMillis = atLeast(adminTimeoutMillis, 1, "admin timeout");
+    this.adminMaxConnections = atLeast(adminMaxConnections, 1, "admin max connections");
+    if (adminToken != null && adminToken.isBlank()) {
+      throw new IllegalArgumentException("the admin token must not be blank");
+    }
+    this.adminToken = adminToken;
+    this.adminHosts = List.copyOf(adminHosts);
+    this.metricsHost = metricsHost;
+    this.metricsPort = metricsPort;
+  }
+
+  private static int atLeast(int value, int min, String what) {
+    if (value < min) {
+      throw new IllegalArgumentException(what + " must be >= " + min + ", was " + value);
+    }
+    return value;
+  }
+
+  public static ProxyLimits defaults() {
+    return DEFAULTS;
+  }
+
+  /** A client not logged in this long after connecting gets an ERR and is closed; 0 = never. */
+  public ProxyLimits withHandshakeTimeoutMillis(int millis) {
+    return new ProxyLimits(millis, idleTimeoutMillis, maxConnections, statementBytesPerConnection,
+        statementBytesTotal, adminTimeoutMillis, adminMaxConnections, adminToken, adminHosts,
+        metricsHost, metricsPort);
+  }
+
+  /** A logged-in client with no command in flight and no bytes this long is closed; 0 = never. */
+  public ProxyLimits withIdleTimeoutMillis(int millis) {
+    return new ProxyLimits(handshakeTimeoutMillis, millis, maxConnections,
+        statementBytesPerConnection, statementBytesTotal, adminTimeoutMillis, adminMaxConnections,
+        adminToken, adminHosts, metricsHost, metricsPort);
+  }
+
+  /** Client connections open at once; past it a client gets ERR 1040 and is closed. */
+  public ProxyLimits withMaxConnections(int max) {
+    return new ProxyLimits(handshakeTimeoutMillis, idleTimeoutMillis, max,
+        statementBytesPerConnection, statementBytesTotal, adminTimeoutMillis, adminMaxConnections,
+        adminToken, adminHosts, metricsHost, metricsPort);
+  }
+
+  /** Bytes of statement-id bookkeeping per connection and in total (see docs/proxy.md). */
+  public ProxyLimits withStatementBytes(long perConnection, long total) {
+    return new ProxyLimits(handshakeTimeoutMillis, idleTimeoutMillis, maxConnections,
+        perConnection, total, adminTimeoutMillis, adminMaxConnections, adminToken, adminHosts,
+        metricsHost, metricsPort);
+  }
+
+  /** An admin request must arrive whole, and a connection not idle, this long. */
+  public ProxyLimits withAdminTimeoutMillis(int millis) {
+    return new ProxyLimits(handshakeTimeoutMillis, idleTimeoutMillis, maxConnections,
+        statementBytesPerConnection, statementBytesTotal, millis, adminMaxConnections, adminToken,
+        adminHosts, metricsHost, metricsPort);
+  }
+
+  /** Admin connections open at once (each listener); more are closed at once. */
+  public ProxyLimits withAdminMaxConnections(int max) {
+    return new ProxyLimits(handshakeTimeoutMillis, idleTimeoutMillis, maxConnections,
+        statementBytesPerConnection, statementBytesTotal, adminTimeoutMillis, max, adminToken,
+        adminHosts, metricsHost, metricsPort);
+  }
+
+  /** A Bearer token every admin request must carry ({@code /health}, {@code /metrics} exempt). */
+  public ProxyLimits withAdminToken(String token) {
+    return new ProxyLimits(handshakeTimeoutMillis, idleTimeoutMillis, maxConnections,
+        statementBytesPerConnection, statementBytesTotal, adminTimeoutMillis, adminMaxConnections,
+        token, adminHosts, metricsHost, metricsPort);
+  }
+
+  /** Host header values accepted besides the bound address and localhost names. */
+  public ProxyLimits withAdminHosts(List<String> hosts) {
+    return new ProxyLimits(handshakeTimeoutMillis, idleTimeoutMillis, maxConnections,
+        statementBytesPerConnection, statementBytesTotal, adminTimeoutMillis, adminMaxConnections,
+        adminToken, Objects.requireNonNull(hosts), metricsHost, metricsPort);
+  }
+
+  /** Serves {@code /metrics} and {@code /health} (only) on a listener of their own. */
+  public ProxyLimits withMetricsListen(String host, int port) {
+    return new ProxyLimits(handshakeTimeoutMillis, idleTimeoutMillis, maxConnections,
+        statementBytesPerConnection, statementBytesTotal, adminTimeoutMillis, adminMaxConnections,
+        adminToken, adminHosts, Objects.requireNonNull(host), port);
+  }
+
+  public int handshakeTimeoutMillis() {
+    return handshakeTimeoutMillis;
+  }
+
+  public int idleTimeoutMillis() {
+    return idleTimeoutMillis;
+  }
+
+  public int maxConnections() {
+    return maxConnections;
+  }
+
+  public long statementBytesPerConnection() {
+    return statementBytesPerConnection;
+  }
+
+  public long statementBytesTotal() {
+    return statementBytesTotal;
+  }
+
+  public int adminTimeoutMillis() {
+    return adminTimeoutMillis;
+  }
+
+  public int adminMaxConnections() {
+    return adminMaxConnections;
+  }
+
+  /** The admin Bearer token, or null when none is required. */
+  public String adminToken() {
+    return adminToken;
+  }
+
+  public List<String> adminHosts() {
+    return adminHosts;
+  }
+
+  /** The separate metrics listener's host, or null when metrics are served with the admin. */
+  public String metricsHost() {
+    return metricsHost;
+  }
+
+  public int metricsPort() {
+    return metricsPort;
+  }
+}
