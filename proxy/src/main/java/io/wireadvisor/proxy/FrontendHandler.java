@@ -45,7 +45,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             context.stats,
             context::serverVersion,
             context.config.tls() != null,
-            context.config.upstreamTls().mode());
+            context.config.upstreamTls());
     Bootstrap b =
         new Bootstrap()
             .group(inbound.eventLoop())

@@ -103,6 +103,16 @@ public final class ProxyMain implements Callable<Integer> {
   Path upstreamCa;
 
   @Option(
+      names = "--allow-plaintext-upstream-passwords",
+      description =
+          "DANGEROUS. When a client's connection is TLS but the upstream's is not, logins whose"
+              + " authentication plugin sends the password itself (mysql_clear_password, LDAP,"
+              + " PAM, tidb_auth_token, caching_sha2_password full authentication...) are"
+              + " refused with ERR 1045 so the password never crosses the plaintext upstream;"
+              + " this relays them anyway. Use --upstream-tls required instead.")
+  boolean allowPlaintextUpstreamPasswords;
+
+  @Option(
       names = "--connect-timeout",
       paramLabel = "MILLIS",
       defaultValue = "5000",
@@ -245,6 +255,9 @@ public final class ProxyMain implements Callable<Integer> {
       cfg = cfg.withTls(tlsCert.toFile(), tlsKey.toFile());
     }
     cfg = cfg.withUpstreamTls(upstreamTls, upstreamCa == null ? null : upstreamCa.toFile());
+    if (allowPlaintextUpstreamPasswords) {
+      cfg = cfg.withPlaintextUpstreamPasswordsAllowed(true);
+    }
     if (!"off".equalsIgnoreCase(admin.trim())) {
       HostPort a = HostPort.parse(admin, "127.0.0.1");
       cfg = cfg.withAdmin(a.host(), a.port());
@@ -292,7 +305,8 @@ public final class ProxyMain implements Callable<Integer> {
   private static final java.util.List<String> KNOWN_KEYS =
       java.util.List.of(
           "listen", "upstream", "admin", "connect-timeout", "threads", "max-shapes", "sample-sql",
-          "tls-cert", "tls-key", "upstream-tls", "upstream-ca", "transport");
+          "tls-cert", "tls-key", "upstream-tls", "upstream-ca", "transport",
+          "allow-plaintext-upstream-passwords");
 
   /** Reports the proxy's version for {@code --version}. */
   static final class Version implements CommandLine.IVersionProvider {

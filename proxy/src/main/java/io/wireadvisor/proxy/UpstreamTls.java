@@ -49,22 +49,43 @@ public final class UpstreamTls {
       }
     }
 
+    /** True when a server that offers no TLS is refused. */
+    public boolean requiresTls() {
+      return this == REQUIRED;
+    }
+
     @Override
     public String toString() {
       return name().toLowerCase(Locale.ROOT);
     }
   }
 
-  static final UpstreamTls OFF = new UpstreamTls(Mode.OFF, null, null);
+  static final UpstreamTls OFF = new UpstreamTls(Mode.OFF, null, null, false);
 
   private final Mode mode;
   private final File ca;
   private final SslContext context;
+  private final boolean plaintextPasswordsAllowed;
 
-  private UpstreamTls(Mode mode, File ca, SslContext context) {
+  private UpstreamTls(Mode mode, File ca, SslContext context, boolean plaintextPasswordsAllowed) {
     this.mode = mode;
     this.ca = ca;
     this.context = context;
+    this.plaintextPasswordsAllowed = plaintextPasswordsAllowed;
+  }
+
+  /**
+   * A copy that relays (true) or refuses (false, the default) logins that carry the password
+   * itself from a TLS client leg over a plaintext upstream leg ({@code
+   * --allow-plaintext-upstream-passwords}).
+   */
+  UpstreamTls withPlaintextPasswordsAllowed(boolean allowed) {
+    return new UpstreamTls(mode, ca, context, allowed);
+  }
+
+  /** {@code --allow-plaintext-upstream-passwords}: see {@link #withPlaintextPasswordsAllowed}. */
+  public boolean plaintextPasswordsAllowed() {
+    return plaintextPasswordsAllowed;
   }
 
   /**
@@ -88,7 +109,7 @@ public final class UpstreamTls {
       }
       // Chain only: see the class comment. Netty 4.2 checks the host name by default.
       b.endpointIdentificationAlgorithm(null);
-      return new UpstreamTls(mode, ca, b.build());
+      return new UpstreamTls(mode, ca, b.build(), false);
     } catch (SSLException | IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "cannot use upstream CA file " + ca + ": " + e.getMessage(), e);
@@ -113,13 +134,18 @@ public final class UpstreamTls {
 
   /** For the startup line: the mode and whether the server's certificate is verified. */
   String describe() {
+    String passwords =
+        plaintextPasswordsAllowed
+            ? "; passwords MAY cross a plaintext upstream (--allow-plaintext-upstream-passwords)"
+            : "";
     if (mode == Mode.OFF) {
-      return "upstream TLS off";
+      return "upstream TLS off" + passwords;
     }
     return "upstream TLS " + mode
         + (ca != null
             ? " (server certificate verified against " + ca + ")"
             : " (server certificate NOT verified: no --upstream-ca; encrypted but not"
-                + " authenticated)");
+                + " authenticated)")
+        + passwords;
   }
 }

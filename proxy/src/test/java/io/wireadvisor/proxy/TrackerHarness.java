@@ -40,17 +40,36 @@ final class TrackerHarness {
    * @param upstream when the proxy talks TLS to the upstream
    */
   TrackerHarness(boolean tls, UpstreamTls.Mode upstream) {
-    tracker = new SessionTracker(recorder, stats, versions::add, tls, upstream);
+    this(tls, upstream, false);
   }
+
+  /**
+   * @param tls the proxy terminates client TLS
+   * @param upstream when the proxy talks TLS to the upstream
+   * @param plaintextPasswordsAllowed {@code --allow-plaintext-upstream-passwords}
+   */
+  TrackerHarness(boolean tls, UpstreamTls.Mode upstream, boolean plaintextPasswordsAllowed) {
+    tracker =
+        new SessionTracker(recorder, stats, versions::add, tls, upstream, plaintextPasswordsAllowed);
+  }
+
+  /** Everything forwarded upstream so far (what a refused scan held back is not in it). */
+  final ByteArrayOutputStream upstream = new ByteArrayOutputStream();
+  /** Everything forwarded to the client so far. */
+  final ByteArrayOutputStream downstream = new ByteArrayOutputStream();
 
   /** Bytes from the server; returns what the proxy forwards to the client. */
   byte[] server(byte[]... packets) throws ProtocolException {
-    return scan(tracker.serverScanner(), Wire.concat(packets));
+    byte[] out = scan(tracker.serverScanner(), Wire.concat(packets));
+    downstream.writeBytes(out);
+    return out;
   }
 
   /** Bytes from the client; returns what the proxy forwards upstream. */
   byte[] client(byte[]... packets) throws ProtocolException {
-    return scan(tracker.clientScanner(), Wire.concat(packets));
+    byte[] out = scan(tracker.clientScanner(), Wire.concat(packets));
+    upstream.writeBytes(out);
+    return out;
   }
 
   /** Greeting, response, OK with the given capabilities (both sides offer {@code caps}). */
