@@ -84,21 +84,26 @@ public final class ProxyMain implements Callable<Integer> {
 
   @Option(
       names = "--upstream-tls",
-      paramLabel = "off|preferred|required",
+      paramLabel = "off|preferred|required|verify-ca|verify-identity",
       defaultValue = "off",
       description =
-          "TLS between proxy and upstream: off (plaintext), preferred (TLS when the server's"
-              + " greeting offers CLIENT_SSL), required (a server without it is refused: the"
-              + " client gets an ERR). Needed for servers with require_secure_transport (TiDB"
-              + " Cloud, managed MySQL). Default: ${DEFAULT-VALUE}.")
+          "TLS between proxy and upstream (MySQL's --ssl-mode names): off (plaintext), preferred"
+              + " (TLS when the server's greeting offers CLIENT_SSL), required (a server without"
+              + " it is refused: the client gets an ERR), verify-ca (required, and the"
+              + " certificate chain must lead to --upstream-ca, or to the JDK's default CAs"
+              + " without it; host name not checked), verify-identity (verify-ca, and the"
+              + " certificate must be issued for the --upstream host name). Needed for servers"
+              + " with require_secure_transport (TiDB Cloud, managed MySQL). Default:"
+              + " ${DEFAULT-VALUE}.")
   String upstreamTls;
 
   @Option(
       names = "--upstream-ca",
       paramLabel = "PEM",
       description =
-          "Verify the upstream's certificate chain against these CA certificates (PEM); the host"
-              + " name is not checked. Without it any server certificate is accepted: encrypted"
+          "Verify the upstream's certificate against these CA certificates (PEM): its chain and,"
+              + " unless --upstream-tls verify-ca, its host name (the --upstream host, also sent"
+              + " as SNI). Without it preferred/required accept any server certificate: encrypted"
               + " but not authenticated (an attacker on the path could pose as the server).")
   Path upstreamCa;
 

@@ -99,7 +99,7 @@ class ProxyMainTest {
     assertThat(cfg.upstreamTls().ca()).isNull();
     assertThat(cfg.transport()).isEqualTo(Transport.Kind.NIO); // every flag has its key
     assertThat(run("--upstream", "db:4000", "--admin", "off", "--upstream-tls", "yes")).isEqualTo(2);
-    assertThat(err.toString()).contains("upstream TLS must be off, preferred or required, was 'yes'");
+    assertThat(err.toString()).contains("upstream TLS must be off, preferred, required, verify-ca or verify-identity, was 'yes'");
     assertThat(run("--upstream", "db:4000", "--admin", "off", "--upstream-ca", "/nonexistent.pem"))
         .isEqualTo(2);
     assertThat(err.toString()).contains("--upstream-ca needs --upstream-tls preferred or required");
