@@ -355,6 +355,9 @@ final class SessionTracker {
           return length;
         case COMMAND:
           break;
+        case OPAQUE:
+          // Still guarded: the command byte tells a COM_CHANGE_USER (see packet()).
+          return guardsPasswords() && !continuation && seq == 0 ? 1 : 0;
         default:
           return 0;
       }
@@ -385,6 +388,18 @@ final class SessionTracker {
           return handshakeResponse(length, seq, head);
         case COMMAND:
           break;
+        case OPAQUE:
+          if (guardsPasswords() && !continuation && seq == 0 && headLength > 0
+              && CommandType.fromCode(head[0]) == CommandType.CHANGE_USER) {
+            throw new ProtocolException(
+                Packets.ER_ACCESS_DENIED,
+                "COM_CHANGE_USER after the proxy stopped following this connection's protocol"
+                    + " (replication or a response it could not parse): its authentication"
+                    + " plugin cannot be checked, and the proxy's upstream connection is"
+                    + " plaintext" + upstreamPlaintextReason() + ", so it is refused."
+                    + SEND_IT_OVER_TLS);
+          }
+          return PacketScanner.FORWARD;
         default:
           return PacketScanner.FORWARD;
       }

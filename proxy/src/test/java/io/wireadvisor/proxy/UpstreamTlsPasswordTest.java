@@ -270,6 +270,23 @@ class UpstreamTlsPasswordTest {
         .hasMessageContaining("(truncated)");
   }
 
+  /**
+   * Once the proxy no longer follows the protocol (here: a reply it cannot parse), it cannot see
+   * which plugin a COM_CHANGE_USER or the server's answer names: refused outright.
+   */
+  @Test
+  void aChangeUserAfterTheProxyStoppedFollowingTheProtocolIsRefused() throws Exception {
+    TrackerHarness h = loggedIn();
+    h.client(packet(0, Wire.query("SELECT 1")));
+    h.server(packet(1, bytes(0xfc, 0, 0))); // a column count of 0: unparseable, goes opaque
+    assertThat(h.stats.unparseableResponses.sum()).isEqualTo(1);
+    byte[] other = packet(0, Wire.query("SELECT 2"));
+    assertThat(h.client(other)).isEqualTo(other); // still forwarded, just not classified
+    assertThatThrownBy(() -> h.client(packet(0, changeUser(new byte[20], "mysql_native_password"))))
+        .isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("COM_CHANGE_USER after the proxy stopped following");
+  }
+
   @Test
   void theAllowFlagRelaysEverything() throws Exception {
     TrackerHarness h = clientTlsPlaintextUpstream(UpstreamTls.Mode.OFF, true);
