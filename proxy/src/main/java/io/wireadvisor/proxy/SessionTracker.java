@@ -564,7 +564,7 @@ final class SessionTracker {
       ringHead = 0;
     }
     if (type == CommandType.CHANGE_USER && guardsPasswords()) {
-      String plugin = changeUserPlugin(head, Math.min(length, headLength));
+      String plugin = changeUserPlugin(head, Math.min(length, headLength), length);
       refuseUnlessChallengeResponse(plugin, "the client's COM_CHANGE_USER names it");
       authPlugin = plugin;
     }
@@ -877,7 +877,7 @@ final class SessionTracker {
     if ((caps & Capabilities.CLIENT_CONNECT_WITH_DB) != 0) {
       p = skipNul(head, p, length);
     }
-    return pluginNameAt(head, p, length);
+    return pluginNameAt(head, p, length, length);
   }
 
   /**
@@ -885,7 +885,7 @@ final class SessionTracker {
    * CLIENT_SECURE_CONNECTION), database, character set (2), then the plugin name with
    * CLIENT_PLUGIN_AUTH.
    */
-  private String changeUserPlugin(byte[] head, int limit) {
+  private String changeUserPlugin(byte[] head, int limit, int length) {
     int p = skipNul(head, 1, limit); // user
     if (p < 0) {
       return "(unreadable)";
@@ -905,15 +905,16 @@ final class SessionTracker {
     if (p == limit || (clientCapabilities & Capabilities.CLIENT_PLUGIN_AUTH) == 0) {
       return "mysql_native_password"; // nothing after the database: the 4.1 scramble
     }
-    return pluginNameAt(head, p + 2, limit);
+    return pluginNameAt(head, p + 2, limit, length);
   }
 
   /**
    * A NUL-terminated (or packet-terminated) plugin name at {@code p}. A packet that ends before
    * it, though the client announced one (CLIENT_PLUGIN_AUTH), is not guessed at: whatever its
-   * auth response holds, it gets a name that matches no known plugin.
+   * auth response holds, it gets a name that matches no known plugin; so does a name cut off
+   * where the captured head ({@code limit}) ends before the packet ({@code length}).
    */
-  private static String pluginNameAt(byte[] head, int p, int limit) {
+  private static String pluginNameAt(byte[] head, int p, int limit, int length) {
     if (p < 0 || p > limit) {
       return "(unreadable)";
     }
@@ -924,7 +925,8 @@ final class SessionTracker {
     while (end < limit && head[end] != 0) {
       end++;
     }
-    return QueryPacket.sql(head, p, end);
+    String name = QueryPacket.sql(head, p, end);
+    return end == limit && limit < length ? name + "...(truncated)" : name;
   }
 
   /** The index after the NUL ending the string at {@code p}, or -1 when none is within limit. */

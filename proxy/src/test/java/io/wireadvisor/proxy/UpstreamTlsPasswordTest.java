@@ -288,6 +288,21 @@ class UpstreamTlsPasswordTest {
   }
 
   @Test
+  void aChangeUserWhosePluginNameIsCutOffByTheCaptureLimitIsRefused() throws Exception {
+    TrackerHarness h = loggedIn();
+    // The name starts 21 bytes before the 64 KiB captured of a command: what is seen of it is
+    // exactly "mysql_native_password", but the client named something longer.
+    int dbLength = SessionTracker.SQL_CAPTURE_LIMIT - 21 - 31;
+    byte[] changeUser =
+        concat(bytes(0x11), Wire.nul("other"), bytes(20), new byte[20], Wire.nul("d".repeat(dbLength)),
+            Wire.int2(45), Wire.nul("mysql_native_password_or_rather_not"), CLEAR);
+    assertThatThrownBy(() -> h.client(packet(0, changeUser)))
+        .isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("'mysql_native_password...(truncated)'");
+    assertNoSecretUpstream(h);
+  }
+
+  @Test
   void theAllowFlagRelaysEverything() throws Exception {
     TrackerHarness h = clientTlsPlaintextUpstream(UpstreamTls.Mode.OFF, true);
     assertThat(h.client(packet(2, Wire.handshakeResponse(CAPS | SSL, "app", CLEAR, "mysql_clear_password"))))
