@@ -54,7 +54,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             context.stats,
             context::serverVersion,
             context.config.tls() != null,
-            context.config.upstreamTls().mode());
+            context.config.upstreamTls());
     ProxyLimits limits = context.config.limits();
     tracker.statementLimits(limits.statementBytesPerConnection(), limits.statementBytesTotal());
     Bootstrap b =
@@ -209,7 +209,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     } else {
       why = cause.getMessage();
     }
-    if (context.config.upstreamTls().ca() != null && causedByCertificate(cause)) {
+    why = UpstreamTls.explainFailure(why, cause); // a refused certificate: names host and CA
+    if (context.config.upstreamTls().ca() != null && causedByCertificate(cause)
+        && !why.startsWith("the server's certificate")) {
       why = "the server's certificate does not verify against --upstream-ca "
           + context.config.upstreamTls().ca() + " (" + why + ")";
     }

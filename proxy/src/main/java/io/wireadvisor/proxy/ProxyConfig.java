@@ -141,17 +141,38 @@ public final class ProxyConfig {
 
   /**
    * TLS to the upstream: {@code "off"} (the default: plaintext), {@code "preferred"} (when the
-   * server's greeting offers CLIENT_SSL) or {@code "required"} (a server without it is refused).
+   * server's greeting offers CLIENT_SSL), {@code "required"} (a server without it is refused),
+   * {@code "verify-ca"} (required, and the chain must lead to a trusted CA) or {@code
+   * "verify-identity"} (verify-ca, and the certificate must name the upstream host). See {@link
+   * UpstreamTls} for what each verifies with and without a CA file. Keeps {@link
+   * #withPlaintextUpstreamPasswordsAllowed}.
    *
-   * @param caPem PEM file of CAs the server's certificate chain must lead to, or null to accept
-   *     any server certificate (encrypted, not authenticated)
+   * @param caPem PEM file of CAs the server's certificate must lead to (and then, except with
+   *     verify-ca, be issued for the upstream host name), or null: then preferred and required
+   *     accept any server certificate (encrypted, not authenticated) and the verify modes use
+   *     the JDK's default CAs
    * @throws IllegalArgumentException for another mode, a CA with mode off, or an unreadable CA
    */
   public ProxyConfig withUpstreamTls(String mode, File caPem) {
+    return withUpstreamTls(
+        UpstreamTls.of(UpstreamTls.Mode.parse(mode), caPem)
+            .withPlaintextPasswordsAllowed(upstreamTls.plaintextPasswordsAllowed()));
+  }
+
+  /**
+   * Dangerous: relays logins whose authentication plugin sends the password itself ({@code
+   * mysql_clear_password}, LDAP/PAM, {@code tidb_auth_token}, caching_sha2_password full
+   * authentication...) from a TLS client connection over a plaintext upstream connection, where
+   * anyone on the path can read it. Off by default: such logins get ERR 1045.
+   */
+  public ProxyConfig withPlaintextUpstreamPasswordsAllowed(boolean allowed) {
+    return withUpstreamTls(upstreamTls.withPlaintextPasswordsAllowed(allowed));
+  }
+
+  private ProxyConfig withUpstreamTls(UpstreamTls upstream) {
     return carry(new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
-        connectTimeoutMillis, workerThreads, recorderSettings, tls, transport,
-        UpstreamTls.of(UpstreamTls.Mode.parse(mode), caPem)));
+        connectTimeoutMillis, workerThreads, recorderSettings, tls, transport, upstream));
   }
 
   /** Timeouts, connection and memory limits, admin protection: see {@link ProxyLimits}. */

@@ -85,23 +85,38 @@ public final class ProxyMain implements Callable<Integer> {
 
   @Option(
       names = "--upstream-tls",
-      paramLabel = "off|preferred|required",
+      paramLabel = "off|preferred|required|verify-ca|verify-identity",
       defaultValue = "off",
       description =
-          "TLS between proxy and upstream: off (plaintext), preferred (TLS when the server's"
-              + " greeting offers CLIENT_SSL), required (a server without it is refused: the"
-              + " client gets an ERR). Needed for servers with require_secure_transport (TiDB"
-              + " Cloud, managed MySQL). Default: ${DEFAULT-VALUE}.")
+          "TLS between proxy and upstream (MySQL's --ssl-mode names): off (plaintext), preferred"
+              + " (TLS when the server's greeting offers CLIENT_SSL), required (a server without"
+              + " it is refused: the client gets an ERR), verify-ca (required, and the"
+              + " certificate chain must lead to --upstream-ca, or to the JDK's default CAs"
+              + " without it; host name not checked), verify-identity (verify-ca, and the"
+              + " certificate must be issued for the --upstream host name). Needed for servers"
+              + " with require_secure_transport (TiDB Cloud, managed MySQL). Default:"
+              + " ${DEFAULT-VALUE}.")
   String upstreamTls;
 
   @Option(
       names = "--upstream-ca",
       paramLabel = "PEM",
       description =
-          "Verify the upstream's certificate chain against these CA certificates (PEM); the host"
-              + " name is not checked. Without it any server certificate is accepted: encrypted"
+          "Verify the upstream's certificate against these CA certificates (PEM): its chain and,"
+              + " unless --upstream-tls verify-ca, its host name (the --upstream host, also sent"
+              + " as SNI). Without it preferred/required accept any server certificate: encrypted"
               + " but not authenticated (an attacker on the path could pose as the server).")
   Path upstreamCa;
+
+  @Option(
+      names = "--allow-plaintext-upstream-passwords",
+      description =
+          "DANGEROUS. When a client's connection is TLS but the upstream's is not, logins whose"
+              + " authentication plugin sends the password itself (mysql_clear_password, LDAP,"
+              + " PAM, tidb_auth_token, caching_sha2_password full authentication...) are"
+              + " refused with ERR 1045 so the password never crosses the plaintext upstream;"
+              + " this relays them anyway. Use --upstream-tls required instead.")
+  boolean allowPlaintextUpstreamPasswords;
 
   @Option(
       names = "--connect-timeout",
@@ -346,6 +361,9 @@ public final class ProxyMain implements Callable<Integer> {
       cfg = cfg.withTls(tlsCert.toFile(), tlsKey.toFile());
     }
     cfg = cfg.withUpstreamTls(upstreamTls, upstreamCa == null ? null : upstreamCa.toFile());
+    if (allowPlaintextUpstreamPasswords) {
+      cfg = cfg.withPlaintextUpstreamPasswordsAllowed(true);
+    }
     if (!"off".equalsIgnoreCase(admin.trim())) {
       HostPort a = HostPort.parse(admin, "127.0.0.1");
       cfg = cfg.withAdmin(a.host(), a.port());
@@ -434,7 +452,7 @@ public final class ProxyMain implements Callable<Integer> {
           "handshake-timeout", "idle-timeout", "max-connections", "max-statement-bytes",
           "max-statement-bytes-total", "admin-token-file", "admin-token", "admin-allow-host",
           "admin-timeout", "admin-max-connections", "metrics-listen",
-          "max-shape-bytes", "max-text-bytes");
+          "max-shape-bytes", "max-text-bytes", "allow-plaintext-upstream-passwords");
 
   /** Reports the proxy's version for {@code --version}. */
   static final class Version implements CommandLine.IVersionProvider {

@@ -166,6 +166,15 @@ final class SessionTracker {
   private byte[] upstreamSslRequest;
   private byte[] upstreamHandshakeResponse;
 
+  /** {@code --allow-plaintext-upstream-passwords}: see {@link #guardsPasswords()}. */
+  private final boolean plaintextPasswordsAllowed;
+  /**
+   * The authentication plugin of the exchange under way (login or COM_CHANGE_USER), as named by
+   * the client or by the server's last AuthSwitchRequest; followed only while {@link
+   * #guardsPasswords()}.
+   */
+  private String authPlugin;
+
   /**
    * @param serverVersionListener told the server's version string from the greeting, once
    */
@@ -195,8 +204,41 @@ final class SessionTracker {
       Consumer<String> serverVersionListener,
       boolean tlsOffered,
       UpstreamTls.Mode upstreamMode) {
+    this(recorder, stats, serverVersionListener, tlsOffered, upstreamMode, false);
+  }
+
+  /**
+   * @param tlsOffered the proxy terminates client TLS (offers CLIENT_SSL, handles SSLRequest)
+   * @param upstream when the proxy talks TLS to the upstream, and whether passwords may cross a
+   *     plaintext upstream leg when the client's leg is TLS
+   */
+  SessionTracker(
+      ProfileRecorder recorder,
+      ProxyStats stats,
+      Consumer<String> serverVersionListener,
+      boolean tlsOffered,
+      UpstreamTls upstream) {
+    this(
+        recorder, stats, serverVersionListener, tlsOffered, upstream.mode(),
+        upstream.plaintextPasswordsAllowed());
+  }
+
+  /**
+   * @param tlsOffered the proxy terminates client TLS (offers CLIENT_SSL, handles SSLRequest)
+   * @param upstreamMode when the proxy talks TLS to the upstream
+   * @param plaintextPasswordsAllowed relay logins that carry the password itself (not a
+   *     challenge–response) from a TLS client leg over a plaintext upstream leg
+   */
+  SessionTracker(
+      ProfileRecorder recorder,
+      ProxyStats stats,
+      Consumer<String> serverVersionListener,
+      boolean tlsOffered,
+      UpstreamTls.Mode upstreamMode,
+      boolean plaintextPasswordsAllowed) {
     this.tlsOffered = tlsOffered;
     this.upstreamMode = upstreamMode;
+    this.plaintextPasswordsAllowed = plaintextPasswordsAllowed;
     this.recorder = recorder;
     this.stats = stats;
     this.connection = recorder.openConnection();
@@ -342,6 +384,9 @@ final class SessionTracker {
           return length;
         case COMMAND:
           break;
+        case OPAQUE:
+          // Still guarded: the command byte tells a COM_CHANGE_USER (see packet()).
+          return guardsPasswords() && !continuation && seq == 0 ? 1 : 0;
         default:
           return 0;
       }
@@ -372,6 +417,18 @@ final class SessionTracker {
           return handshakeResponse(length, seq, head);
         case COMMAND:
           break;
+        case OPAQUE:
+          if (guardsPasswords() && !continuation && seq == 0 && headLength > 0
+              && CommandType.fromCode(head[0]) == CommandType.CHANGE_USER) {
+            throw new ProtocolException(
+                Packets.ER_ACCESS_DENIED,
+                "COM_CHANGE_USER after the proxy stopped following this connection's protocol"
+                    + " (replication or a response it could not parse): its authentication"
+                    + " plugin cannot be checked, and the proxy's upstream connection is"
+                    + " plaintext" + upstreamPlaintextReason() + ", so it is refused."
+                    + SEND_IT_OVER_TLS);
+          }
+          return PacketScanner.FORWARD;
         default:
           return PacketScanner.FORWARD;
       }
@@ -427,6 +484,12 @@ final class SessionTracker {
     }
     // Not offered, so a client that sets them anyway would desynchronize framing: clear them.
     caps &= ~(Capabilities.CLIENT_COMPRESS | Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM);
+    if (guardsPasswords()) {
+      // Before anything of this packet moves: it is held whole, and refused here it never leaves.
+      String plugin = handshakeResponsePlugin(head, length, caps);
+      refuseUnlessChallengeResponse(plugin, "the client's HandshakeResponse names it");
+      authPlugin = plugin;
+    }
     clientCapabilities = caps;
     int negotiated = caps & serverCapabilities;
     deprecateEof = (negotiated & Capabilities.CLIENT_DEPRECATE_EOF) != 0;
@@ -528,6 +591,11 @@ final class SessionTracker {
       }
       ring = bigger;
       ringHead = 0;
+    }
+    if (type == CommandType.CHANGE_USER && guardsPasswords()) {
+      String plugin = changeUserPlugin(head, Math.min(length, headLength), length);
+      refuseUnlessChallengeResponse(plugin, "the client's COM_CHANGE_USER names it");
+      authPlugin = plugin;
     }
     Pending p = push(type, seq);
     switch (type) {
@@ -642,7 +710,7 @@ final class SessionTracker {
           greeting(length, head);
           break;
         case AUTH:
-          refuseMismatchedPasswordExchange(length, head, headLength);
+          checkServerAuthPacket(length, head, headLength);
           if (headLength > 0) {
             int first = head[0] & 0xff;
             if (first == Packets.OK || first == Packets.ERR) {
@@ -666,15 +734,77 @@ final class SessionTracker {
   }
 
   /**
-   * Refuses a login in which the server asks for the password in full when the two legs would
-   * disagree about how to send it. A client sends the password in clear when its own connection
-   * is TLS and RSA-encrypted (or not at all) otherwise; a server (MySQL's caching_sha2_password
-   * and sha256_password, TiDB) accepts it in clear only over TLS and RSA-encrypted only without.
+   * Authentication plugins whose exchange never carries the password itself, only a proof
+   * computed from it and the server's fresh scramble: relayed over a plaintext upstream leg even
+   * when the client's leg is TLS. {@code caching_sha2_password} is here for its fast path only;
+   * its full authentication (AuthMoreData 0x04) sends the password and is refused separately.
+   * MariaDB's {@code client_ed25519} signs the scramble. Everything else is refused while {@link
+   * #guardsPasswords()}: {@code mysql_clear_password} (also what LDAP simple, PAM and TiDB's
+   * {@code tidb_auth_token} use on the client), {@code sha256_password} and {@code
+   * tidb_sm3_password} (the password in clear over TLS), MariaDB's {@code dialog} (PAM prompts
+   * answered in clear), {@code mysql_old_password}, and any plugin the proxy does not know.
+   */
+  static final java.util.Set<String> CHALLENGE_RESPONSE_PLUGINS =
+      java.util.Set.of("mysql_native_password", "caching_sha2_password", "client_ed25519");
+
+  private static final String CACHING_SHA2 = "caching_sha2_password";
+
+  /**
+   * True when a password sent in clear by the client would be protected on the client's leg
+   * (TLS) but not on the upstream leg (plaintext) and the user did not allow that: the
+   * authentication plugin is then followed through every place it can be named and only
+   * {@link #CHALLENGE_RESPONSE_PLUGINS} pass. With both legs plaintext the password already
+   * crossed the network in clear, the user's own choice: relayed.
+   */
+  private boolean guardsPasswords() {
+    return clientTls && !upstreamTls && !plaintextPasswordsAllowed;
+  }
+
+  /**
+   * Refuses, with ERR 1045 to the client and the upstream closed, an authentication plugin that
+   * is not a challenge–response while {@link #guardsPasswords()}.
+   *
+   * @param where which packet named it, for the message
+   */
+  private void refuseUnlessChallengeResponse(String plugin, String where)
+      throws ProtocolException {
+    if (CHALLENGE_RESPONSE_PLUGINS.contains(plugin)) {
+      return;
+    }
+    throw new ProtocolException(
+        Packets.ER_ACCESS_DENIED,
+        "authentication plugin '" + plugin + "' (" + where + ") is not a challenge-response"
+            + " the proxy knows (" + String.join(", ", challengeResponseNames()) + "): it may"
+            + " send the password itself, which would cross the proxy's plaintext upstream"
+            + " connection" + upstreamPlaintextReason() + ", so the login is refused and"
+            + " nothing of it is relayed." + SEND_IT_OVER_TLS);
+  }
+
+  private static final String SEND_IT_OVER_TLS =
+      " Run the proxy with --upstream-tls required so it crosses TLS, or,"
+          + " only if the path to the server is trusted, --allow-plaintext-upstream-passwords";
+
+  private static java.util.List<String> challengeResponseNames() {
+    return java.util.List.of("mysql_native_password", "caching_sha2_password fast path", "client_ed25519");
+  }
+
+  private String upstreamPlaintextReason() {
+    return upstreamMode == UpstreamTls.Mode.OFF
+        ? " (--upstream-tls off)"
+        : " (the server's greeting did not offer TLS and --upstream-tls is " + upstreamMode + ")";
+  }
+
+  /**
+   * Checks each server packet of an authentication exchange (login or COM_CHANGE_USER) when the
+   * two legs differ in TLS, before it reaches the client.
    *
    * <ul>
-   *   <li>Client TLS, plaintext upstream: the client's clear password would cross the upstream
-   *       unencrypted (also an auth switch to mysql_clear_password): refused, the password never
-   *       leaves the client.
+   *   <li>Client TLS, plaintext upstream ({@link #guardsPasswords()}): an AuthSwitchRequest must
+   *       name a challenge–response plugin (a switch to {@code mysql_clear_password} or {@code
+   *       dialog} is refused before the client answers it); AuthMoreData is expected only from
+   *       {@code caching_sha2_password}, and its "perform full authentication" (0x04), which the
+   *       client answers with its password in clear, is refused. The client never sends the
+   *       password: it is refused the request for it.
    *   <li>Plaintext client, TLS upstream: the client would RSA-encrypt (or ask for the server's
    *       public key) where the server reads a clear password: the login cannot succeed, so it
    *       is refused with the reason instead of the server's bare "access denied".
@@ -682,32 +812,47 @@ final class SessionTracker {
    *
    * With both legs TLS, or neither, both ends agree and everything passes through.
    */
-  private void refuseMismatchedPasswordExchange(int length, byte[] head, int headLength)
+  private void checkServerAuthPacket(int length, byte[] head, int headLength)
       throws ProtocolException {
     if (clientTls == upstreamTls || headLength == 0) {
       return;
     }
-    boolean fullAuth = length == 2 && head[0] == Packets.AUTH_MORE_DATA && head[1] == 0x04;
+    int first = head[0] & 0xff;
+    boolean fullAuth = length == 2 && headLength >= 2 && first == Packets.AUTH_MORE_DATA && head[1] == 0x04;
     String plugin = null;
-    if (length > 1 && (head[0] & 0xff) == Packets.EOF) {
-      int limit = Math.min(length, headLength);
-      int end = 1;
-      while (end < limit && head[end] != 0) {
-        end++;
-      }
-      plugin = QueryPacket.sql(head, 1, end);
+    if (first == Packets.EOF) {
+      plugin = authSwitchPlugin(length, head, headLength);
     }
-    String what = fullAuth ? "caching_sha2_password full authentication" : plugin;
-    if (clientTls) {
-      if (fullAuth || "mysql_clear_password".equals(plugin) || "sha256_password".equals(plugin)) {
-        throw new ProtocolException(
-            Packets.ER_ACCESS_DENIED,
-            "the server asks for the password in full (" + what + "), which would cross the"
-                + " proxy's plaintext upstream connection; run the proxy with --upstream-tls,"
-                + " log in once without TLS (fills the server's cache for fast authentication)"
-                + " or use mysql_native_password");
+    if (guardsPasswords()) {
+      if (plugin != null) {
+        refuseUnlessChallengeResponse(plugin, "the server's AuthSwitchRequest asks for it");
+        authPlugin = plugin;
+      } else if (first == Packets.AUTH_MORE_DATA) {
+        if (fullAuth) {
+          throw new ProtocolException(
+              Packets.ER_ACCESS_DENIED,
+              "the server asks for the password in full (caching_sha2_password full"
+                  + " authentication), which would cross the proxy's plaintext upstream"
+                  + " connection" + upstreamPlaintextReason() + "; log in once without TLS"
+                  + " (fills the server's cache for fast authentication), use"
+                  + " mysql_native_password, or:" + SEND_IT_OVER_TLS);
+        }
+        if (!CACHING_SHA2.equals(authPlugin)) {
+          throw new ProtocolException(
+              Packets.ER_ACCESS_DENIED,
+              "the server sent more authentication data (AuthMoreData) for plugin '" + authPlugin
+                  + "', which has no such step in a challenge-response exchange; the client's"
+                  + " answer could carry the password over the proxy's plaintext upstream"
+                  + " connection" + upstreamPlaintextReason() + "." + SEND_IT_OVER_TLS);
+        }
       }
-    } else if (fullAuth || "sha256_password".equals(plugin)) {
+      return;
+    }
+    if (clientTls) {
+      return; // --allow-plaintext-upstream-passwords
+    }
+    if (fullAuth || "sha256_password".equals(plugin)) {
+      String what = fullAuth ? "caching_sha2_password full authentication" : plugin;
       throw new ProtocolException(
           Packets.ER_ACCESS_DENIED,
           "the server asks for the password in full (" + what + ") and, as the proxy's"
@@ -718,6 +863,121 @@ final class SessionTracker {
               + " mysql_native_password");
     }
   }
+
+  /**
+   * The plugin an AuthSwitchRequest (0xFE) names; {@code mysql_old_password} for the bare 0xFE
+   * of pre-4.1 servers; a name that does not end within the captured head is reported as
+   * truncated (and so matches no known plugin).
+   */
+  private static String authSwitchPlugin(int length, byte[] head, int headLength) {
+    if (length == 1) {
+      return "mysql_old_password";
+    }
+    int limit = Math.min(length, headLength);
+    int end = 1;
+    while (end < limit && head[end] != 0) {
+      end++;
+    }
+    String name = QueryPacket.sql(head, 1, end);
+    return end < limit || end == length ? name : name + "...(truncated)";
+  }
+
+  /** The client plugin a HandshakeResponse41 names (held whole: {@code head} is the payload). */
+  private String handshakeResponsePlugin(byte[] head, int length, int caps) {
+    if ((caps & Capabilities.CLIENT_PLUGIN_AUTH) == 0) {
+      return "mysql_native_password"; // the 4.1 scramble: what servers assume without a name
+    }
+    int p = 32; // flags, max packet, charset, 23 filler bytes
+    p = skipNul(head, p, length); // user name
+    if (p < 0) {
+      return "(unreadable)";
+    }
+    if ((caps & CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA) != 0) {
+      if (p >= length) {
+        return "(unreadable)";
+      }
+      int size = Packets.lenencSize(head[p] & 0xff);
+      long n = size < 0 || p + size > length ? -1 : Packets.lenenc(head, p, length);
+      if (n < 0 || n > length) {
+        return "(unreadable)";
+      }
+      p += size + (int) n;
+    } else if ((caps & CLIENT_SECURE_CONNECTION) != 0) {
+      if (p >= length) {
+        return "(unreadable)";
+      }
+      p += 1 + (head[p] & 0xff);
+    } else {
+      p = skipNul(head, p, length);
+    }
+    if ((caps & Capabilities.CLIENT_CONNECT_WITH_DB) != 0) {
+      p = skipNul(head, p, length);
+    }
+    return pluginNameAt(head, p, length, length);
+  }
+
+  /**
+   * The client plugin a COM_CHANGE_USER names: command, user, auth response (length-prefixed with
+   * CLIENT_SECURE_CONNECTION), database, character set (2), then the plugin name with
+   * CLIENT_PLUGIN_AUTH.
+   */
+  private String changeUserPlugin(byte[] head, int limit, int length) {
+    int p = skipNul(head, 1, limit); // user
+    if (p < 0) {
+      return "(unreadable)";
+    }
+    if ((clientCapabilities & CLIENT_SECURE_CONNECTION) != 0) {
+      if (p >= limit) {
+        return "(unreadable)";
+      }
+      p += 1 + (head[p] & 0xff);
+    } else {
+      p = skipNul(head, p, limit);
+    }
+    p = skipNul(head, p, limit); // database
+    if (p < 0) {
+      return "(unreadable)";
+    }
+    if (p == limit || (clientCapabilities & Capabilities.CLIENT_PLUGIN_AUTH) == 0) {
+      return "mysql_native_password"; // nothing after the database: the 4.1 scramble
+    }
+    return pluginNameAt(head, p + 2, limit, length);
+  }
+
+  /**
+   * A NUL-terminated (or packet-terminated) plugin name at {@code p}. A packet that ends before
+   * it, though the client announced one (CLIENT_PLUGIN_AUTH), is not guessed at: whatever its
+   * auth response holds, it gets a name that matches no known plugin; so does a name cut off
+   * where the captured head ({@code limit}) ends before the packet ({@code length}).
+   */
+  private static String pluginNameAt(byte[] head, int p, int limit, int length) {
+    if (p < 0 || p > limit) {
+      return "(unreadable)";
+    }
+    if (p == limit) {
+      return "(no name, though CLIENT_PLUGIN_AUTH announces one)";
+    }
+    int end = p;
+    while (end < limit && head[end] != 0) {
+      end++;
+    }
+    String name = QueryPacket.sql(head, p, end);
+    return end == limit && limit < length ? name + "...(truncated)" : name;
+  }
+
+  /** The index after the NUL ending the string at {@code p}, or -1 when none is within limit. */
+  private static int skipNul(byte[] head, int p, int limit) {
+    if (p < 0) {
+      return -1;
+    }
+    while (p < limit && head[p] != 0) {
+      p++;
+    }
+    return p < limit ? p + 1 : -1;
+  }
+
+  private static final int CLIENT_SECURE_CONNECTION = 1 << 15;
+  private static final int CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA = 1 << 21;
 
   private void greeting(int length, byte[] head) throws ProtocolException {
     if (length > 0 && (head[0] & 0xff) == Packets.ERR) {
@@ -747,11 +1007,12 @@ final class SessionTracker {
       caps |= Packets.uint16(head, upperAt) << 16;
     }
     boolean serverOffersTls = (caps & Capabilities.CLIENT_SSL) != 0;
-    if (upstreamMode == UpstreamTls.Mode.REQUIRED && !serverOffersTls) {
+    if (upstreamMode.requiresTls() && !serverOffersTls) {
       throw new ProtocolException(
           Packets.ER_UNKNOWN_ERROR,
           "server " + version + " does not offer TLS (no CLIENT_SSL in its greeting) and the"
-              + " proxy runs with --upstream-tls required: the login is not sent in plaintext");
+              + " proxy runs with --upstream-tls " + upstreamMode
+              + ": the login is not sent in plaintext");
     }
     // The upstream leg only: what the client is offered depends on client TLS alone.
     upstreamTls = upstreamMode != UpstreamTls.Mode.OFF && serverOffersTls;
@@ -784,10 +1045,10 @@ final class SessionTracker {
    * required, because the login would then cross the upstream link in plaintext.
    */
   private void unreadableGreeting() throws ProtocolException {
-    if (upstreamMode == UpstreamTls.Mode.REQUIRED) {
+    if (upstreamMode.requiresTls()) {
       throw ProtocolException.malformed(
           "greeting is not a MySQL protocol 10 greeting the proxy can read, so it cannot start"
-              + " TLS as --upstream-tls required demands");
+              + " TLS as --upstream-tls " + upstreamMode + " demands");
     }
     phase = Phase.OPAQUE;
   }
@@ -840,7 +1101,7 @@ final class SessionTracker {
         complete(first == Packets.ERR);
         return;
       case AUTH:
-        refuseMismatchedPasswordExchange(length, head, headLength); // COM_CHANGE_USER too
+        checkServerAuthPacket(length, head, headLength); // COM_CHANGE_USER too
         if (first == Packets.OK || first == Packets.ERR) {
           clientInAuth = false;
           if (first == Packets.OK) {

@@ -26,7 +26,7 @@ class ProxyMainTest {
         new String[] {
           "--listen", "--upstream", "--admin", "--connect-timeout", "--threads", "--max-shapes",
           "--sample-sql", "--config", "--tls-cert", "--tls-key", "--upstream-tls", "--upstream-ca",
-          "--help", "--version"
+          "--allow-plaintext-upstream-passwords", "--help", "--version"
         }) {
       assertThat(help).as(flag).contains(flag);
     }
@@ -99,10 +99,44 @@ class ProxyMainTest {
     assertThat(cfg.upstreamTls().ca()).isNull();
     assertThat(cfg.transport()).isEqualTo(Transport.Kind.NIO); // every flag has its key
     assertThat(run("--upstream", "db:4000", "--admin", "off", "--upstream-tls", "yes")).isEqualTo(2);
-    assertThat(err.toString()).contains("upstream TLS must be off, preferred or required, was 'yes'");
+    assertThat(err.toString()).contains("upstream TLS must be off, preferred, required, verify-ca or verify-identity, was 'yes'");
     assertThat(run("--upstream", "db:4000", "--admin", "off", "--upstream-ca", "/nonexistent.pem"))
         .isEqualTo(2);
     assertThat(err.toString()).contains("--upstream-ca needs --upstream-tls preferred or required");
+  }
+
+  @Test
+  void plaintextUpstreamPasswordsAreRefusedUnlessTheFlagOrItsConfigKeyAllowsThem(@TempDir Path dir)
+      throws Exception {
+    ProxyMain main = new ProxyMain();
+    new CommandLine(main).parseArgs("--upstream", "db:4000");
+    assertThat(main.toConfig().upstreamTls().plaintextPasswordsAllowed()).isFalse();
+    ProxyMain allowed = new ProxyMain();
+    new CommandLine(allowed)
+        .parseArgs("--upstream", "db:4000", "--allow-plaintext-upstream-passwords", "--upstream-tls", "preferred");
+    ProxyConfig cfg = allowed.toConfig();
+    assertThat(cfg.upstreamTls().plaintextPasswordsAllowed()).isTrue();
+    assertThat(cfg.upstreamTls().mode()).isEqualTo(UpstreamTls.Mode.PREFERRED);
+    assertThat(cfg.upstreamTls().describe()).contains("--allow-plaintext-upstream-passwords");
+    // Kept whichever order the builder methods are called in.
+    assertThat(
+            ProxyConfig.of("127.0.0.1", 0, "db", 4000)
+                .withPlaintextUpstreamPasswordsAllowed(true)
+                .withUpstreamTls("required", null)
+                .upstreamTls()
+                .plaintextPasswordsAllowed())
+        .isTrue();
+    Path file = dir.resolve("proxy.properties");
+    Files.writeString(file, "upstream=tidb:4000\nallow-plaintext-upstream-passwords=true\n");
+    ProxyMain fromFile = new ProxyMain();
+    CommandLine cl = new CommandLine(fromFile);
+    java.lang.reflect.Method m =
+        ProxyMain.class.getDeclaredMethod("configFileDefaults", String[].class);
+    m.setAccessible(true);
+    String[] args = {"--config", file.toString()};
+    cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
+    cl.parseArgs(args);
+    assertThat(fromFile.toConfig().upstreamTls().plaintextPasswordsAllowed()).isTrue();
   }
 
   @Test

@@ -40,29 +40,49 @@ final class TrackerHarness {
    * @param upstream when the proxy talks TLS to the upstream
    */
   TrackerHarness(boolean tls, UpstreamTls.Mode upstream) {
-    this(new ProfileRecorder(RecorderSettings.defaults()), new ProxyStats(), tls, upstream);
+    this(tls, upstream, false);
+  }
+
+  /**
+   * @param tls the proxy terminates client TLS
+   * @param upstream when the proxy talks TLS to the upstream
+   * @param plaintextPasswordsAllowed {@code --allow-plaintext-upstream-passwords}
+   */
+  TrackerHarness(boolean tls, UpstreamTls.Mode upstream, boolean plaintextPasswordsAllowed) {
+    this(new ProfileRecorder(RecorderSettings.defaults()), new ProxyStats(), tls, upstream, plaintextPasswordsAllowed);
   }
 
   /** A connection of a proxy whose recorder and counters other harnesses share. */
   TrackerHarness(ProfileRecorder recorder, ProxyStats stats) {
-    this(recorder, stats, false, UpstreamTls.Mode.OFF);
+    this(recorder, stats, false, UpstreamTls.Mode.OFF, false);
   }
 
   private TrackerHarness(
-      ProfileRecorder recorder, ProxyStats stats, boolean tls, UpstreamTls.Mode upstream) {
+      ProfileRecorder recorder, ProxyStats stats, boolean tls, UpstreamTls.Mode upstream,
+      boolean plaintextPasswordsAllowed) {
     this.recorder = recorder;
     this.stats = stats;
-    tracker = new SessionTracker(recorder, stats, versions::add, tls, upstream);
+    tracker =
+        new SessionTracker(recorder, stats, versions::add, tls, upstream, plaintextPasswordsAllowed);
   }
+
+  /** Everything forwarded upstream so far (what a refused scan held back is not in it). */
+  final ByteArrayOutputStream upstream = new ByteArrayOutputStream();
+  /** Everything forwarded to the client so far. */
+  final ByteArrayOutputStream downstream = new ByteArrayOutputStream();
 
   /** Bytes from the server; returns what the proxy forwards to the client. */
   byte[] server(byte[]... packets) throws ProtocolException {
-    return scan(tracker.serverScanner(), Wire.concat(packets));
+    byte[] out = scan(tracker.serverScanner(), Wire.concat(packets));
+    downstream.writeBytes(out);
+    return out;
   }
 
   /** Bytes from the client; returns what the proxy forwards upstream. */
   byte[] client(byte[]... packets) throws ProtocolException {
-    return scan(tracker.clientScanner(), Wire.concat(packets));
+    byte[] out = scan(tracker.clientScanner(), Wire.concat(packets));
+    upstream.writeBytes(out);
+    return out;
   }
 
   /** Greeting, response, OK with the given capabilities (both sides offer {@code caps}). */

@@ -10,11 +10,15 @@ import io.wireadvisor.testkit.DatabaseServer;
 import io.wireadvisor.testkit.RealDatabase;
 import io.wireadvisor.testkit.ServerCounters;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -156,17 +160,52 @@ class UpstreamTlsIT {
   }
 
   @Test
-  void aServerCertificateThatVerifiesAgainstTheCaIsAccepted() throws Exception {
+  void aServerCertificateThatVerifiesAgainstTheCaIsAcceptedAndItsNameIsCheckedUnlessVerifyCa()
+      throws Exception {
+    String chain = serverCertificateChain();
     Path ca = dir.resolve("server-ca.pem");
-    Files.writeString(ca, serverCertificateChain());
-    ProxyConfig config =
+    Files.writeString(ca, chain);
+    ProxyConfig chainOnly =
         ProxyConfig.of("127.0.0.1", 0, server.host(), server.port())
-            .withUpstreamTls("required", ca.toFile());
-    try (ProxiedServer p = ProxiedServer.start(server, config);
+            .withUpstreamTls("verify-ca", ca.toFile());
+    try (ProxiedServer p = ProxiedServer.start(server, chainOnly);
         Connection c = p.connect(db, "sslMode=DISABLED")) {
       assertThat(sslCipher(c)).isNotEmpty();
       assertThat(p.proxy.stats().upstreamTlsFailures.sum()).isZero();
     }
+    // With a CA file, required checks the host name too: MariaDB's generated certificate
+    // (checked: CN=MariaDB Server, no subject alternative names) does not name 127.0.0.1.
+    ProxyConfig identity =
+        ProxyConfig.of("127.0.0.1", 0, server.host(), server.port())
+            .withUpstreamTls("required", ca.toFile());
+    X509Certificate leaf =
+        (X509Certificate)
+            CertificateFactory.getInstance("X.509")
+                .generateCertificate(new ByteArrayInputStream(chain.getBytes(StandardCharsets.US_ASCII)));
+    try (ProxiedServer p = ProxiedServer.start(server, identity)) {
+      if (names(leaf).contains(server.host())) {
+        try (Connection c = p.connect(db, "sslMode=DISABLED")) {
+          assertThat(sslCipher(c)).isNotEmpty();
+        }
+      } else {
+        assertThatThrownBy(() -> p.connect(db, "sslMode=DISABLED").close())
+            .isInstanceOf(SQLException.class)
+            .hasMessageContaining("not issued for host name '" + server.host() + "'")
+            .hasMessageContaining("--upstream-tls verify-ca");
+        assertThat(p.proxy.stats().upstreamTlsFailures.sum()).isEqualTo(1);
+      }
+    }
+  }
+
+  /** The DNS and IP subject alternative names of a certificate. */
+  private static List<String> names(X509Certificate c) throws Exception {
+    List<String> out = new ArrayList<>();
+    if (c.getSubjectAlternativeNames() != null) {
+      for (List<?> san : c.getSubjectAlternativeNames()) {
+        out.add(String.valueOf(san.get(1)));
+      }
+    }
+    return out;
   }
 
   /**

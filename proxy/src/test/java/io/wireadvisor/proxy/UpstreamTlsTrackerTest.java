@@ -42,6 +42,18 @@ class UpstreamTlsTrackerTest {
   }
 
   @Test
+  void theVerifyModesRefuseAServerWhoseGreetingLacksClientSslToo() {
+    for (UpstreamTls.Mode mode : new UpstreamTls.Mode[] {UpstreamTls.Mode.VERIFY_CA, UpstreamTls.Mode.VERIFY_IDENTITY}) {
+      TrackerHarness h = new TrackerHarness(false, mode);
+      assertThatThrownBy(
+              () -> h.server(packet(0, Wire.greeting("8.0.36", CAPS, "mysql_native_password"))))
+          .isInstanceOf(ProtocolException.class)
+          .hasMessageContaining("does not offer TLS")
+          .hasMessageContaining("--upstream-tls " + mode);
+    }
+  }
+
+  @Test
   void requiredRefusesAGreetingItCannotReadButPassesAServerErrorThrough() throws Exception {
     TrackerHarness h = new TrackerHarness(false, UpstreamTls.Mode.REQUIRED);
     assertThatThrownBy(() -> h.server(packet(0, bytes(9, 'x', 0))))
@@ -128,7 +140,8 @@ class UpstreamTlsTrackerTest {
           u = 2;
         }
         c++;
-        byte[] authSwitch = concat(bytes(0xfe), Wire.nul("mysql_native_password"), new byte[20], bytes(0));
+        // (caching_sha2_password again: AuthMoreData follows, which mysql_native_password has not)
+        byte[] authSwitch = concat(bytes(0xfe), Wire.nul("caching_sha2_password"), new byte[20], bytes(0));
         assertThat(h.server(packet(u, authSwitch))).as(combination).isEqualTo(packet(c, authSwitch));
         assertThat(h.client(packet(c + 1, new byte[20])))
             .as(combination)
@@ -287,7 +300,11 @@ class UpstreamTlsTrackerTest {
     assertThat(UpstreamTls.Mode.parse("off")).isEqualTo(UpstreamTls.Mode.OFF);
     assertThatThrownBy(() -> UpstreamTls.Mode.parse("verify"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("off, preferred or required, was 'verify'");
+        .hasMessageContaining("off, preferred, required, verify-ca or verify-identity, was 'verify'");
+    assertThat(UpstreamTls.Mode.parse("VERIFY_CA")).isEqualTo(UpstreamTls.Mode.VERIFY_CA);
+    assertThat(UpstreamTls.Mode.parse("verify-identity")).isEqualTo(UpstreamTls.Mode.VERIFY_IDENTITY);
+    assertThat(UpstreamTls.Mode.parse("disabled")).isEqualTo(UpstreamTls.Mode.OFF);
+    assertThat(UpstreamTls.Mode.VERIFY_CA.toString()).isEqualTo("verify-ca");
     assertThatThrownBy(() -> UpstreamTls.of(UpstreamTls.Mode.OFF, new java.io.File("ca.pem")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("--upstream-ca needs --upstream-tls");

@@ -115,7 +115,7 @@ final class Wire {
         nul(plugin));
   }
 
-  /** Protocol::HandshakeResponse41. */
+  /** Protocol::HandshakeResponse41 (an empty database name when CLIENT_CONNECT_WITH_DB). */
   static byte[] handshakeResponse(int caps, String user, byte[] auth, String plugin) {
     return concat(
         int4(caps),
@@ -125,6 +125,7 @@ final class Wire {
         nul(user),
         lenenc(auth.length),
         auth,
+        (caps & Capabilities.CLIENT_CONNECT_WITH_DB) != 0 ? nul("") : new byte[0],
         nul(plugin));
   }
 
