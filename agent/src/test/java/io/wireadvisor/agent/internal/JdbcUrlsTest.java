@@ -73,9 +73,20 @@ class JdbcUrlsTest {
   /** The description addresses what the driver itself parsed: same hosts, ports and database. */
   @Test
   void hostsPortsAndDatabaseAreTheDriversOwn() {
+    int compared = 0;
     for (String[] a : AUTHORITIES) {
       String url = "jdbc:mysql://" + a[0] + "/bank?password=S3cret8";
-      ConnectionUrl parsed = ConnectionUrl.getConnectionUrlInstance(url, new Properties());
+      ConnectionUrl parsed;
+      try {
+        parsed = ConnectionUrl.getConnectionUrlInstance(url, new Properties());
+      } catch (RuntimeException rejectedByTheDriver) {
+        continue; // e.g. user info inside a [ ] list: no connection, nothing to compare
+      }
+      if (!parsed.getHostsList().stream()
+          .allMatch(h -> JdbcUrls.isHostName(h.getHost()) || JdbcUrls.isIpv6(h.getHost()))) {
+        continue; // the driver misread it (user info inside a list: host "h3]"); no connection
+      }
+      compared++;
       List<String> driver = new ArrayList<>();
       for (HostInfo h : parsed.getHostsList()) {
         String host = h.getHost().contains(":") ? "[" + h.getHost() + "]" : h.getHost();
@@ -91,6 +102,7 @@ class JdbcUrlsTest {
       assertThat(ours).as(url).isEqualTo(driver);
       assertThat(described).as(url).endsWith("/" + parsed.getDatabase());
     }
+    assertThat(compared).as("forms compared").isGreaterThanOrEqualTo(17);
   }
 
   @Test
