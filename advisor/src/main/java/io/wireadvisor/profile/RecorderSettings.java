@@ -8,6 +8,13 @@ public final class RecorderSettings {
   private final int maxShapes;
   private final int maxTexts;
   private final boolean sampleSql;
+  private final long maxTextBytes;
+  private final long maxShapeBytes;
+
+  /** Default bound of the remembered texts' accounted bytes: 4 MiB. */
+  public static final long DEFAULT_MAX_TEXT_BYTES = 4L << 20;
+  /** Default bound of the shapes' accounted bytes (counters, histogram, texts): 16 MiB. */
+  public static final long DEFAULT_MAX_SHAPE_BYTES = 16L << 20;
 
   /**
    * @param maxShapes distinct digests kept before new shapes go to the overflow bucket (>= 2: one
@@ -18,6 +25,23 @@ public final class RecorderSettings {
    *     data
    */
   public RecorderSettings(int maxShapes, int maxTexts, boolean sampleSql) {
+    this(maxShapes, maxTexts, sampleSql, DEFAULT_MAX_TEXT_BYTES, DEFAULT_MAX_SHAPE_BYTES);
+  }
+
+  /**
+   * @param maxTextBytes accounted bytes of remembered texts (2 per char plus a fixed cost per
+   *     entry); when exceeded the memory is forgotten and refilled, like {@code maxTexts}
+   * @param maxShapeBytes accounted bytes of the shapes (a fixed cost each for counters and
+   *     histogram, 2 per char of digest text, table names and sample); past it, new shapes go to
+   *     the overflow bucket, like {@code maxShapes}
+   */
+  public RecorderSettings(
+      int maxShapes, int maxTexts, boolean sampleSql, long maxTextBytes, long maxShapeBytes) {
+    if (maxTextBytes < 1 || maxShapeBytes < 1) {
+      throw new IllegalArgumentException("byte bounds must be >= 1");
+    }
+    this.maxTextBytes = maxTextBytes;
+    this.maxShapeBytes = maxShapeBytes;
     if (maxShapes < 2) {
       throw new IllegalArgumentException("maxShapes must be >= 2, was " + maxShapes);
     }
@@ -45,11 +69,19 @@ public final class RecorderSettings {
     return sampleSql;
   }
 
+  public long maxTextBytes() {
+    return maxTextBytes;
+  }
+
+  public long maxShapeBytes() {
+    return maxShapeBytes;
+  }
+
   public RecorderSettings withMaxShapes(int max) {
-    return new RecorderSettings(max, maxTexts, sampleSql);
+    return new RecorderSettings(max, maxTexts, sampleSql, maxTextBytes, maxShapeBytes);
   }
 
   public RecorderSettings withSampleSql(boolean sample) {
-    return new RecorderSettings(maxShapes, maxTexts, sample);
+    return new RecorderSettings(maxShapes, maxTexts, sample, maxTextBytes, maxShapeBytes);
   }
 }

@@ -97,6 +97,11 @@ public final class Hooks {
     active = true;
   }
 
+  /** For tests that activate the hooks in a shared JVM. */
+  static void deactivate() {
+    active = false;
+  }
+
   /** True once the driver's hooks were found and installed. */
   public static boolean isActive() {
     return active;
@@ -203,7 +208,7 @@ public final class Hooks {
               business(conn, e.shape);
             }
             if (!failed && response != null && response.length >= 5 && response[0] == 0) {
-              conn.statements.put(statementId(response), e);
+              conn.statements.put(statementId(response), e.withoutBytes());
             }
           }
           return;
@@ -249,7 +254,7 @@ public final class Hooks {
     }
     if (e.window() != w) {
       // A reset happened since the prepare: move the statement to the current window.
-      e = w.texts.lookup(e.bytes(), 0, e.bytes().length);
+      e = w.texts.rehome(e);
       if (!close) {
         conn.statements.put(id, e);
       }
