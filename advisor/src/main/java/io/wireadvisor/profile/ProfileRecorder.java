@@ -36,6 +36,10 @@ public final class ProfileRecorder {
   /** Accounted fixed cost of one remembered text besides its chars: map node, String, handle. */
   public static final int TEXT_FIXED_BYTES = 128;
 
+  private static final AtomicLong IDS = new AtomicLong();
+
+  /** Distinct per recorder; shapes keep it rather than the recorder (see ShapeAggregate). */
+  private final long id = IDS.incrementAndGet();
   private final RecorderSettings settings;
   private final AtomicLong textBytes = new AtomicLong();
   private final AtomicLong shapeBytes = new AtomicLong();
@@ -118,7 +122,7 @@ public final class ProfileRecorder {
    * the same classification, counted here. Allocates; for the rare commands that cross windows.
    */
   public ShapeHandle rehome(ShapeHandle other) {
-    if (other.aggregate.recorder == this) {
+    if (other.aggregate.recorderId == id) {
       return other;
     }
     return handle(other.classification(), null);
@@ -126,7 +130,7 @@ public final class ProfileRecorder {
 
   /** Whether {@code shape} counts in this recorder. */
   public boolean owns(ShapeHandle shape) {
-    return shape.aggregate.recorder == this;
+    return shape.aggregate.recorderId == id;
   }
 
   /**
@@ -304,7 +308,11 @@ public final class ProfileRecorder {
 
   /** The recording side of one shape: counters shared by every text of the same digest. */
   static final class ShapeAggregate {
-    final ProfileRecorder recorder;
+    /**
+     * The recorder's id, not the recorder: a handle kept past a reset (a prepared statement's)
+     * must pin only its own shape, never the old recorder with all its shapes and texts.
+     */
+    final long recorderId;
     final ShapeStats template;
     final String sample;
     final LongAdder[] counters = new LongAdder[Via.values().length];
@@ -313,7 +321,7 @@ public final class ProfileRecorder {
     final AtomicInteger maxLength = new AtomicInteger();
 
     ShapeAggregate(ProfileRecorder recorder, ShapeStats template, String sample) {
-      this.recorder = recorder;
+      this.recorderId = recorder.id;
       this.template = template;
       this.sample = sample;
       for (int i = 0; i < counters.length; i++) {

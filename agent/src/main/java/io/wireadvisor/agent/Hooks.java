@@ -252,7 +252,7 @@ public final class Hooks {
       // Prepared before the agent was attached: counted by type, not by shape.
       return;
     }
-    if (e.window() != w) {
+    if (!e.in(w)) {
       // A reset happened since the prepare: move the statement to the current window.
       e = w.texts.rehome(e);
       if (!close) {

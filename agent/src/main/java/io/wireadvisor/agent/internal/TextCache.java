@@ -154,7 +154,7 @@ public final class TextCache {
 
   /** {@code e} (of another window) counted in this one; allocates, for after a reset. */
   public Entry rehome(Entry e) {
-    if (e.window == window) {
+    if (e.windowId == window.id) {
       return e;
     }
     ShapeHandle shape = recorder.rehome(e.shape);
@@ -220,11 +220,12 @@ public final class TextCache {
     final int length;
     final int cost;
     public final ShapeHandle shape;
-    private final Window window;
+    /** The window's id, not the window: a prepared statement must not keep a reset window alive. */
+    private final long windowId;
     private volatile Entry withoutBytes;
 
     Entry(byte[] bytes, int hash, long longHash, int length, ShapeHandle shape, Window window, int cost) {
-      this.window = window;
+      this.windowId = window.id;
       this.bytes = bytes;
       this.hash = hash;
       this.longHash = longHash;
@@ -233,9 +234,9 @@ public final class TextCache {
       this.cost = cost;
     }
 
-    /** The window whose recorder {@link #shape} belongs to. */
-    public Window window() {
-      return window;
+    /** Whether {@link #shape} counts in {@code w}'s recorder. */
+    public boolean in(Window w) {
+      return windowId == w.id;
     }
 
     /** The SQL bytes as sent (do not modify); null for a text longer than MAX_CACHED_BYTES. */
@@ -258,10 +259,20 @@ public final class TextCache {
       }
       Entry e = withoutBytes;
       if (e == null) {
-        e = new Entry(null, hash, longHash, length, shape, window, 0);
+        e = new Entry(null, hash, longHash, length, shape, windowId, 0);
         withoutBytes = e;
       }
       return e;
+    }
+
+    private Entry(byte[] bytes, int hash, long longHash, int length, ShapeHandle shape, long windowId, int cost) {
+      this.windowId = windowId;
+      this.bytes = bytes;
+      this.hash = hash;
+      this.longHash = longHash;
+      this.length = length;
+      this.shape = shape;
+      this.cost = cost;
     }
 
     boolean matches(byte[] buf, int from, int to) {
