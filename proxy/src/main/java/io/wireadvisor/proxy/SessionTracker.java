@@ -364,6 +364,8 @@ final class SessionTracker {
     }
     releaseStatementBytes(statementBytes);
     statements.clear();
+    stats.statementBytes.addAndGet(-usedShapeBytes);
+    usedShapeBytes = 0;
     connection.close();
   }
 
@@ -1348,11 +1350,26 @@ final class SessionTracker {
     // A connection mostly repeats its last statement: skip the set lookup then.
     if (shape != lastUsed) {
       lastUsed = shape;
-      if (usedDigests.add(shape.digest())) {
+      // The shapes a connection used are held twice (here and in its ConnectionHandle), per
+      // connection: found in review at 364 KiB a connection, 730 MB at the connection limit. So
+      // they stop at ProfileRecorder.MAX_SHAPES_PER_CONNECTION, and each entry is paid for from
+      // the statement byte budget shared by every connection; past either, the connection's
+      // count of shapes used is a lower bound.
+      if (usedDigests.size() < ProfileRecorder.MAX_SHAPES_PER_CONNECTION
+          && !usedDigests.contains(shape.digest())
+          && reserveGlobalStatementBytes(USED_SHAPE_ENTRY_BYTES)) {
+        usedDigests.add(shape.digest());
+        usedShapeBytes += USED_SHAPE_ENTRY_BYTES;
         connection.used(shape);
       }
     }
   }
+
+  /** One shape in {@link #usedDigests} and in the connection handle's set (two hash-set nodes). */
+  static final long USED_SHAPE_ENTRY_BYTES = 2 * 64;
+
+  /** Bytes of the statement budget {@link #usedDigests} holds. */
+  private long usedShapeBytes;
 
   private boolean reserveGlobalStatementBytes(long n) {
     if (stats.statementBytes.addAndGet(n) > statementBytesTotalLimit) {
