@@ -22,7 +22,27 @@ import java.util.concurrent.atomic.LongAdder;
  * overflow bucket.
  */
 public final class ProfileRecorder {
+  /** Texts longer than this (chars) are classified every time rather than remembered. */
+  public static final int MAX_REMEMBERED_CHARS = 16 * 1024;
+  /** Longest sample kept per shape with {@code sampleSql}; a longer one is cut, ending " ...". */
+  public static final int MAX_SAMPLE_CHARS = 1024;
+  /** Most distinct shapes counted per connection (the connection metrics saturate there). */
+  public static final int MAX_SHAPES_PER_CONNECTION = 1024;
+  /**
+   * Accounted fixed cost of one shape: its counters, latency histogram, map node and template
+   * (measured on a 64-bit JVM with compressed references, rounded up; see ProfileRecorderTest).
+   */
+  public static final int SHAPE_FIXED_BYTES = 3 * 1024;
+  /** Accounted fixed cost of one remembered text besides its chars: map node, String, handle. */
+  public static final int TEXT_FIXED_BYTES = 128;
+
+  private static final AtomicLong IDS = new AtomicLong();
+
+  /** Distinct per recorder; shapes keep it rather than the recorder (see ShapeAggregate). */
+  private final long id = IDS.incrementAndGet();
   private final RecorderSettings settings;
+  private final AtomicLong textBytes = new AtomicLong();
+  private final AtomicLong shapeBytes = new AtomicLong();
   private final LongAdder[] commandCounts = new LongAdder[CommandType.values().length];
   private final ConcurrentHistogram[] commandLatency =
       new ConcurrentHistogram[CommandType.values().length];
@@ -30,10 +50,6 @@ public final class ProfileRecorder {
   private final ConcurrentHashMap<String, ShapeHandle> byText = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, ShapeAggregate> byDigest = new ConcurrentHashMap<>();
   private final AtomicInteger shapeSlots = new AtomicInteger();
-  /** Estimated bytes held by {@link #byText} (keys and handles). */
-  private final AtomicLong textBytes = new AtomicLong();
-  /** Estimated bytes held by shapes beyond their counters (texts, tables, samples). */
-  private final AtomicLong shapeBytes = new AtomicLong();
   private final ShapeAggregate overflow;
 
   private final EnumMap<ProbeKind, ProbeAggregate> probes = new EnumMap<>(ProbeKind.class);
@@ -53,7 +69,7 @@ public final class ProfileRecorder {
       probes.put(kind, new ProbeAggregate());
     }
     ShapeStats o = ShapeStats.overflow(settings.maxShapes());
-    this.overflow = new ShapeAggregate(o, null);
+    this.overflow = new ShapeAggregate(this, o, null);
   }
 
   public RecorderSettings settings() {
@@ -73,8 +89,15 @@ public final class ProfileRecorder {
     }
   }
 
-  /** The shape of a SQL text; never null (the overflow bucket when the cap is reached). */
+  /**
+   * The shape of a SQL text; never null (the overflow bucket when a cap is reached). Reads at most
+   * {@link SqlClassifier#PREFIX_CHARS} characters of it; remembers it only when it is at most
+   * {@link #MAX_REMEMBERED_CHARS} long.
+   */
   public ShapeHandle shape(String sql) {
+    if (sql.length() > MAX_REMEMBERED_CHARS) {
+      return handle(SqlClassifier.classify(sql), sql);
+    }
     ShapeHandle handle = byText.get(sql);
     if (handle != null) {
       return handle;
@@ -82,58 +105,85 @@ public final class ProfileRecorder {
     return newHandle(sql);
   }
 
-  private ShapeHandle newHandle(String sql) {
-    Classification c = SqlClassifier.classify(sql);
+  /**
+   * The shape of a statement of which only its head is at hand (the collector decoded no more);
+   * nothing is remembered.
+   *
+   * @param head the statement's first characters
+   * @param sqlLength the statement's whole length
+   * @param truncated whether the statement continues after {@code head}
+   */
+  public ShapeHandle shape(String head, int sqlLength, boolean truncated) {
+    return handle(SqlClassifier.classifyHead(head, sqlLength, truncated), truncated ? null : head);
+  }
+
+  /**
+   * The handle in this recorder for the shape {@code other} has in another one (after a reset):
+   * the same classification, counted here. Allocates; for the rare commands that cross windows.
+   */
+  public ShapeHandle rehome(ShapeHandle other) {
+    if (other.aggregate.recorderId == id) {
+      return other;
+    }
+    return handle(other.classification(), null);
+  }
+
+  /** Whether {@code shape} counts in this recorder. */
+  public boolean owns(ShapeHandle shape) {
+    return shape.aggregate.recorderId == id;
+  }
+
+  /**
+   * Accounted bytes this recorder holds for texts and shapes (see {@link RecorderSettings}); the
+   * per-connection and per-probe structures are not included.
+   */
+  public long accountedBytes() {
+    return textBytes.get() + shapeBytes.get();
+  }
+
+  /** Accounted bytes of the remembered texts now (at most {@link RecorderSettings#maxTextBytes()}). */
+  public long textBytes() {
+    return textBytes.get();
+  }
+
+  /** Accounted bytes of the shapes now (at most {@link RecorderSettings#maxShapeBytes()}). */
+  public long shapeBytes() {
+    return shapeBytes.get();
+  }
+
+  private ShapeHandle handle(Classification c, String sample) {
     ShapeAggregate aggregate = byDigest.get(c.digest());
     if (aggregate == null) {
-      aggregate = addShape(c, sql);
+      aggregate = addShape(c, sample);
     }
-    aggregate.observeLength(sql.length());
-    ShapeHandle handle = new ShapeHandle(aggregate, c);
-    long cost = TEXT_ENTRY_BYTES + Classification.stringBytes(sql) + c.retainedBytes();
+    aggregate.observeLength(c.sqlLength());
+    return new ShapeHandle(aggregate, c);
+  }
+
+  private ShapeHandle newHandle(String sql) {
+    ShapeHandle handle = handle(SqlClassifier.classify(sql), sql);
+    long cost = TEXT_FIXED_BYTES + 2L * sql.length() + handle.retainedBytes();
     if (byText.size() >= settings.maxTexts()
         || textBytes.get() + cost > settings.maxTextBytes()) {
       // Forgetting texts loses no counts (they live per digest); it only costs re-classifying.
       byText.clear();
       textBytes.set(0);
     }
-    if (cost > settings.maxTextBytes()) {
-      return handle; // larger than the whole memory: classified each time, never kept
-    }
     ShapeHandle raced = byText.putIfAbsent(sql, handle);
     if (raced == null) {
       textBytes.addAndGet(cost);
-      return handle;
     }
-    return raced;
-  }
-
-  /** Map node, key string header and handle, besides the texts themselves. */
-  private static final long TEXT_ENTRY_BYTES = 64;
-  /** A shape's counters, histogram and map entry, besides its texts (an estimate). */
-  private static final long SHAPE_ENTRY_BYTES = 1024;
-
-  /**
-   * Estimated bytes of remembered texts now (at most {@link RecorderSettings#maxTextBytes()},
-   * plus what concurrent writers add in the instant of a reset).
-   */
-  public long textBytes() {
-    return textBytes.get();
-  }
-
-  /** Estimated bytes shapes hold beyond their counters (at most {@code maxShapeBytes}). */
-  public long shapeBytes() {
-    return shapeBytes.get();
+    return raced == null ? handle : raced;
   }
 
   private ShapeAggregate addShape(Classification c, String sql) {
+    String sample = settings.sampleSql() && sql != null ? sample(sql) : null;
+    long cost = shapeCost(c, sample);
     // One slot stays free for the overflow bucket, so a capped profile has maxShapes entries.
     if (shapeSlots.incrementAndGet() > settings.maxShapes() - 1) {
       shapeSlots.decrementAndGet();
       return overflow;
     }
-    String sample = settings.sampleSql() ? sql : null;
-    long cost = SHAPE_ENTRY_BYTES + c.retainedBytes() + Classification.stringBytes(sample);
     if (shapeBytes.addAndGet(cost) > settings.maxShapeBytes()) {
       shapeBytes.addAndGet(-cost);
       shapeSlots.decrementAndGet();
@@ -143,7 +193,7 @@ public final class ProfileRecorder {
         new ShapeStats(
             c.digest(), c.digestText(), c.kind(), c.tablesRead(), c.tablesWritten(), c.probe(),
             0, 0);
-    ShapeAggregate fresh = new ShapeAggregate(template, sample);
+    ShapeAggregate fresh = new ShapeAggregate(this, template, sample);
     ShapeAggregate raced = byDigest.putIfAbsent(c.digest(), fresh);
     if (raced != null) {
       shapeSlots.decrementAndGet();
@@ -151,6 +201,24 @@ public final class ProfileRecorder {
       return raced;
     }
     return fresh;
+  }
+
+  private static String sample(String sql) {
+    return sql.length() <= MAX_SAMPLE_CHARS ? sql : sql.substring(0, MAX_SAMPLE_CHARS - 4) + " ...";
+  }
+
+  private static long shapeCost(Classification c, String sample) {
+    long chars = c.digest().length() + c.digestText().length();
+    for (String t : c.tablesRead()) {
+      chars += t.length() + 24;
+    }
+    for (String t : c.tablesWritten()) {
+      chars += t.length() + 24;
+    }
+    if (sample != null) {
+      chars += sample.length();
+    }
+    return SHAPE_FIXED_BYTES + 2 * chars;
   }
 
   /**
@@ -250,6 +318,11 @@ public final class ProfileRecorder {
 
   /** The recording side of one shape: counters shared by every text of the same digest. */
   static final class ShapeAggregate {
+    /**
+     * The recorder's id, not the recorder: a handle kept past a reset (a prepared statement's)
+     * must pin only its own shape, never the old recorder with all its shapes and texts.
+     */
+    final long recorderId;
     final ShapeStats template;
     final String sample;
     final LongAdder[] counters = new LongAdder[Via.values().length];
@@ -257,7 +330,8 @@ public final class ProfileRecorder {
     final AtomicInteger minLength = new AtomicInteger(Integer.MAX_VALUE);
     final AtomicInteger maxLength = new AtomicInteger();
 
-    ShapeAggregate(ShapeStats template, String sample) {
+    ShapeAggregate(ProfileRecorder recorder, ShapeStats template, String sample) {
+      this.recorderId = recorder.id;
       this.template = template;
       this.sample = sample;
       for (int i = 0; i < counters.length; i++) {
@@ -329,13 +403,20 @@ public final class ProfileRecorder {
     /** This connection sent COM_STMT_PREPARE for {@code shape}. */
     public void prepared(ShapeHandle shape) {
       prepared.incrementAndGet();
-      preparedShapes.add(shape.digest());
-      shapes.add(shape.digest());
+      addBounded(preparedShapes, shape.digest());
+      addBounded(shapes, shape.digest());
+    }
+
+    /** Sets of digests grow with the traffic: they stop at MAX_SHAPES_PER_CONNECTION. */
+    private static void addBounded(Set<String> set, String digest) {
+      if (set.size() < MAX_SHAPES_PER_CONNECTION) {
+        set.add(digest);
+      }
     }
 
     /** This connection ran {@code shape} (by text or binary protocol). */
     public void used(ShapeHandle shape) {
-      shapes.add(shape.digest());
+      addBounded(shapes, shape.digest());
     }
 
     /** Distinct shapes prepared so far (to compare with {@code prepStmtCacheSize}). */
@@ -390,6 +471,22 @@ public final class ProfileRecorder {
     public ShapeHandle compact() {
       Classification slim = classification.withoutText();
       return slim == classification ? this : new ShapeHandle(aggregate, slim);
+    }
+
+    /**
+     * Accounted bytes of this handle and its classification (digest and digest text, table
+     * names), not counting the shape's counters, which all handles of a digest share.
+     */
+    public long retainedBytes() {
+      Classification c = classification;
+      long chars = c.digest().length() + c.digestText().length();
+      for (String t : c.tablesRead()) {
+        chars += t.length() + 24;
+      }
+      for (String t : c.tablesWritten()) {
+        chars += t.length() + 24;
+      }
+      return 160 + 2 * chars;
     }
 
     /** Counts one command of this shape. */

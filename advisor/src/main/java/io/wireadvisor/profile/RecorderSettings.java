@@ -8,12 +8,13 @@ public final class RecorderSettings {
   private final int maxShapes;
   private final int maxTexts;
   private final boolean sampleSql;
-  /** Default {@link #maxTextBytes()}: 32 MiB. */
-  public static final long DEFAULT_MAX_TEXT_BYTES = 32L << 20;
-  /** Default {@link #maxShapeBytes()}: 64 MiB. */
-  public static final long DEFAULT_MAX_SHAPE_BYTES = 64L << 20;
-  private long maxTextBytes = DEFAULT_MAX_TEXT_BYTES;
-  private long maxShapeBytes = DEFAULT_MAX_SHAPE_BYTES;
+  private final long maxTextBytes;
+  private final long maxShapeBytes;
+
+  /** Default bound of the remembered texts' accounted bytes: 4 MiB. */
+  public static final long DEFAULT_MAX_TEXT_BYTES = 4L << 20;
+  /** Default bound of the shapes' accounted bytes (counters, histogram, texts): 16 MiB. */
+  public static final long DEFAULT_MAX_SHAPE_BYTES = 16L << 20;
 
   /**
    * @param maxShapes distinct digests kept before new shapes go to the overflow bucket (>= 2: one
@@ -24,6 +25,23 @@ public final class RecorderSettings {
    *     data
    */
   public RecorderSettings(int maxShapes, int maxTexts, boolean sampleSql) {
+    this(maxShapes, maxTexts, sampleSql, DEFAULT_MAX_TEXT_BYTES, DEFAULT_MAX_SHAPE_BYTES);
+  }
+
+  /**
+   * @param maxTextBytes accounted bytes of remembered texts (2 per char plus a fixed cost per
+   *     entry); when exceeded the memory is forgotten and refilled, like {@code maxTexts}
+   * @param maxShapeBytes accounted bytes of the shapes (a fixed cost each for counters and
+   *     histogram, 2 per char of digest text, table names and sample); past it, new shapes go to
+   *     the overflow bucket, like {@code maxShapes}
+   */
+  public RecorderSettings(
+      int maxShapes, int maxTexts, boolean sampleSql, long maxTextBytes, long maxShapeBytes) {
+    if (maxTextBytes < 1 || maxShapeBytes < 1) {
+      throw new IllegalArgumentException("byte bounds must be >= 1");
+    }
+    this.maxTextBytes = maxTextBytes;
+    this.maxShapeBytes = maxShapeBytes;
     if (maxShapes < 2) {
       throw new IllegalArgumentException("maxShapes must be >= 2, was " + maxShapes);
     }
@@ -51,44 +69,24 @@ public final class RecorderSettings {
     return sampleSql;
   }
 
-  /**
-   * Bytes (estimated, UTF-16) of the remembered texts and their classifications; when full the
-   * memory is forgotten and refilled, like {@link #maxTexts()}.
-   */
   public long maxTextBytes() {
     return maxTextBytes;
   }
 
-  /**
-   * Bytes (estimated) of what shapes hold besides their counters: digest texts, table names,
-   * samples. Past it, new shapes count in the overflow bucket, as past {@link #maxShapes()}.
-   */
   public long maxShapeBytes() {
     return maxShapeBytes;
   }
 
   public RecorderSettings withMaxShapes(int max) {
-    return copyBytes(new RecorderSettings(max, maxTexts, sampleSql));
+    return new RecorderSettings(max, maxTexts, sampleSql, maxTextBytes, maxShapeBytes);
   }
 
   public RecorderSettings withSampleSql(boolean sample) {
-    return copyBytes(new RecorderSettings(maxShapes, maxTexts, sample));
+    return new RecorderSettings(maxShapes, maxTexts, sample, maxTextBytes, maxShapeBytes);
   }
 
-  /** The byte bounds of the text memory and of the shapes (each at least 1). */
+  /** The byte bounds of the remembered texts and of the shapes (each at least 1). */
   public RecorderSettings withMaxBytes(long textBytes, long shapeBytes) {
-    if (textBytes < 1 || shapeBytes < 1) {
-      throw new IllegalArgumentException("byte bounds must be >= 1");
-    }
-    RecorderSettings s = new RecorderSettings(maxShapes, maxTexts, sampleSql);
-    s.maxTextBytes = textBytes;
-    s.maxShapeBytes = shapeBytes;
-    return s;
-  }
-
-  private RecorderSettings copyBytes(RecorderSettings s) {
-    s.maxTextBytes = maxTextBytes;
-    s.maxShapeBytes = maxShapeBytes;
-    return s;
+    return new RecorderSettings(maxShapes, maxTexts, sampleSql, textBytes, shapeBytes);
   }
 }

@@ -66,10 +66,14 @@ public final class Source implements Comparable<Source> {
     this.endMillis = endMillis;
   }
 
-  /** Property names that must never reach a profile. */
+  /**
+   * Property names that must never reach a profile: any that contains {@code password}, {@code
+   * pwd}, {@code secret}, {@code token} or {@code key} (case-insensitive).
+   */
   public static boolean isSecret(String propertyName) {
     String p = propertyName.toLowerCase(java.util.Locale.ROOT);
-    return p.contains("password") || p.contains("secret") || p.endsWith("keystorepassword");
+    return p.contains("password") || p.contains("pwd") || p.contains("secret")
+        || p.contains("token") || p.contains("key");
   }
 
   public String collector() {

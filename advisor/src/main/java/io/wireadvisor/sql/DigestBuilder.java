@@ -18,19 +18,24 @@ final class DigestBuilder {
   private final TokenList t;
   private final String sql;
   private final StringBuilder out;
+  /** The text is the head of a longer statement: rows and lists cut off at the end collapse. */
+  private final boolean truncated;
+  /** The cut fell inside literal rows or a literal IN list: the head's shape is the statement's. */
+  private boolean collapsedAtCut;
 
   // The last token written: whether it ends a value decides if a following sign is unary.
   private int lastType;
   private boolean lastValue;
 
-  private DigestBuilder(TokenList tokens) {
+  private DigestBuilder(TokenList tokens, boolean truncated) {
+    this.truncated = truncated;
     this.t = tokens;
     this.sql = tokens.sql;
     this.out = new StringBuilder(Math.min(sql.length() + 16, 1 << 16));
   }
 
-  static String digestText(TokenList tokens) {
-    return new DigestBuilder(tokens).build();
+  static String digestText(TokenList tokens, boolean truncated) {
+    return new DigestBuilder(tokens, truncated).build();
   }
 
   private String build() {
@@ -41,7 +46,14 @@ final class DigestBuilder {
     for (int i = 0; i < n; i++) {
       int type = t.type(i);
       Keyword kw = t.kw(i);
-      if ((kw == Keyword.IN) && t.type(i + 1) == Token.LPAREN && isLiteralList(i + 1)) {
+      if (truncated && (kw == Keyword.IN || kw == Keyword.VALUES || kw == Keyword.VALUE)
+          && t.type(i + 1) == Token.LPAREN && literalsToTheCut(i + 1)) {
+        // The statement was cut inside its literal list or rows: the rest is more of the same.
+        word(i);
+        raw(COLLAPSED, Token.PARAM, true);
+        collapsedAtCut = true;
+        break;
+      } else if ((kw == Keyword.IN) && t.type(i + 1) == Token.LPAREN && isLiteralList(i + 1)) {
         word(i);
         raw(COLLAPSED, Token.PARAM, true);
         i = t.match(i + 1);
@@ -67,7 +79,38 @@ final class DigestBuilder {
         copy(i, type);
       }
     }
+    if (truncated && !collapsedAtCut) {
+      out.append(" ...");
+    }
     return out.toString();
+  }
+
+  /**
+   * Whether, from {@code open} to the last token, there are only literal rows and the last one is
+   * left open by the cut (the cut may also split the last token: any literal or word counts).
+   */
+  private boolean literalsToTheCut(int open) {
+    int n = t.size();
+    if (t.match(open) >= 0 && t.match(open) == n - 1) {
+      return false; // complete: the ordinary rules apply
+    }
+    int depth = 0;
+    for (int i = open; i < n; i++) {
+      int type = t.type(i);
+      if (type == Token.LPAREN) {
+        if (++depth > 1) {
+          return false;
+        }
+      } else if (type == Token.RPAREN) {
+        if (--depth < 0) {
+          return false;
+        }
+      } else if (!(type == Token.COMMA || isLiteral(i) || isSign(i)
+          || (i == n - 1 && type == Token.WORD))) {
+        return false;
+      }
+    }
+    return depth == 1 || t.type(n - 1) == Token.COMMA;
   }
 
   private boolean isLiteralList(int open) {

@@ -18,28 +18,94 @@ public final class SqlClassifier {
   private SqlClassifier() {}
 
   /**
+   * Characters of a statement that are read to classify it. The shape of a statement is decided by
+   * its head (a multi-megabyte {@code INSERT ... VALUES} is a multi-row insert after its first
+   * row), so no statement costs more than this much lexing, whatever its length; a longer one is
+   * classified on its first {@value} characters, its digest text ends with {@code " ..."}, and
+   * literal rows or IN lists cut off at the end collapse as if complete.
+   */
+  public static final int PREFIX_CHARS = 64 * 1024;
+  /** Longest digest text kept; a longer one is cut and ends with {@code " ..."}. */
+  public static final int MAX_DIGEST_TEXT = 2048;
+  /** Tables kept per list (read, written); a statement naming more keeps the first ones. */
+  public static final int MAX_TABLES = 64;
+
+  private static final java.util.concurrent.atomic.AtomicInteger MOST_CHARS_LEXED =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /**
    * Classifies one statement without caching; use {@link ClassificationCache} on a hot path.
+   * Reads at most {@link #PREFIX_CHARS} characters of it.
    *
    * @param sql the statement text as sent; null is treated as empty
    * @return the classification, never null
    */
   public static Classification classify(String sql) {
     String text = sql == null ? "" : sql;
+    if (text.length() <= PREFIX_CHARS) {
+      return classifyHead(text, text.length(), false);
+    }
+    return classifyHead(head(text, PREFIX_CHARS), text.length(), true);
+  }
+
+  /**
+   * Classifies a statement of which only {@code head} is at hand.
+   *
+   * @param head the statement's first characters (at most {@link #PREFIX_CHARS} are read)
+   * @param sqlLength the whole statement's length, reported as {@link Classification#sqlLength()}
+   * @param truncated whether the statement continues after {@code head}
+   */
+  public static Classification classifyHead(String head, int sqlLength, boolean truncated) {
+    String text = head == null ? "" : head;
+    if (text.length() > PREFIX_CHARS) {
+      text = head(text, PREFIX_CHARS);
+      truncated = true;
+    }
+    MOST_CHARS_LEXED.accumulateAndGet(text.length(), Math::max);
     try {
       TokenList tokens = SqlLexer.lex(text);
-      String digestText = DigestBuilder.digestText(tokens);
+      String digestText = DigestBuilder.digestText(tokens, truncated);
       int main = KindDetector.mainIndex(tokens);
       StatementKind kind = KindDetector.kind(tokens, main);
       TableExtractor tables = TableExtractor.extract(tokens, kind, main);
-      ProbeKind probe = ProbeDetector.detect(tokens, kind, main);
-      return new Classification(DigestBuilder.digest(digestText), digestText, kind, tables.read,
-          tables.written, probe, text.length());
+      ProbeKind probe = truncated ? null : ProbeDetector.detect(tokens, kind, main);
+      return new Classification(DigestBuilder.digest(digestText), cap(digestText), kind,
+          first(tables.read), first(tables.written), probe, sqlLength);
     } catch (RuntimeException | StackOverflowError e) {
       // Never let odd input break the application being observed: keep a crude shape.
-      String digestText = fallbackText(text);
-      return new Classification(DigestBuilder.digest(digestText), digestText,
-          StatementKind.OTHER, NONE, NONE, null, text.length());
+      String digestText = fallbackText(text) + (truncated ? " ..." : "");
+      return new Classification(DigestBuilder.digest(digestText), cap(digestText),
+          StatementKind.OTHER, NONE, NONE, null, sqlLength);
     }
+  }
+
+  /**
+   * The most characters any classification in this JVM has lexed (for tests: never more than
+   * {@link #PREFIX_CHARS}).
+   */
+  public static int mostCharsLexed() {
+    return MOST_CHARS_LEXED.get();
+  }
+
+  /** The first {@code n} chars of {@code s}, not splitting a surrogate pair. */
+  static String head(String s, int n) {
+    int end = Math.min(n, s.length());
+    if (end > 0 && end < s.length() && Character.isHighSurrogate(s.charAt(end - 1))) {
+      end--;
+    }
+    return s.substring(0, end);
+  }
+
+  private static String cap(String digestText) {
+    return digestText.length() <= MAX_DIGEST_TEXT
+        ? digestText
+        : head(digestText, MAX_DIGEST_TEXT - 4) + " ...";
+  }
+
+  private static List<String> first(List<String> tables) {
+    return tables.size() <= MAX_TABLES
+        ? tables
+        : Collections.unmodifiableList(new java.util.ArrayList<>(tables.subList(0, MAX_TABLES)));
   }
 
   /**
@@ -51,7 +117,7 @@ public final class SqlClassifier {
   public static String normalize(String sql) {
     String text = sql == null ? "" : sql;
     try {
-      return DigestBuilder.digestText(SqlLexer.lex(text));
+      return DigestBuilder.digestText(SqlLexer.lex(text), false);
     } catch (RuntimeException | StackOverflowError e) {
       return fallbackText(text);
     }

@@ -2,15 +2,13 @@ package io.wireadvisor.agent;
 
 import io.wireadvisor.advisor.Advisor;
 import io.wireadvisor.advisor.Analysis;
+import io.wireadvisor.agent.internal.SafeFiles;
 import io.wireadvisor.profile.ProfileJson;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.report.Reports;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -55,19 +53,9 @@ final class Exporter {
     if (options.profilePath() == null) {
       return;
     }
-    Path target = Paths.get(options.profilePath()).toAbsolutePath();
-    Path dir = target.getParent();
-    if (dir != null) {
-      Files.createDirectories(dir);
-    }
-    // Write then rename, so a reader never sees half a profile.
-    Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
-    ProfileJson.writeFile(profile, tmp);
-    try {
-      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } catch (IOException atomicNotSupported) {
-      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-    }
+    // A fresh 0600 file renamed onto the target: a reader never sees half a profile, and a link
+    // planted at the path is replaced, never written through.
+    SafeFiles.write(Paths.get(options.profilePath()), out -> ProfileJson.write(profile, out));
   }
 
   void atShutdown() {
@@ -91,11 +79,8 @@ final class Exporter {
       String text = Reports.text(analysis);
       if (options.reportPath() != null) {
         try {
-          Path p = Paths.get(options.reportPath()).toAbsolutePath();
-          if (p.getParent() != null) {
-            Files.createDirectories(p.getParent());
-          }
-          Files.write(p, text.getBytes(StandardCharsets.UTF_8));
+          byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+          SafeFiles.write(Paths.get(options.reportPath()), out -> out.write(bytes));
         } catch (Throwable e) {
           AgentMain.warn("could not write the report to " + options.reportPath() + ": " + e);
         }

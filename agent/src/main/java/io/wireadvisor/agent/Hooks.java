@@ -5,6 +5,7 @@ import io.wireadvisor.agent.internal.ConnDescription;
 import io.wireadvisor.agent.internal.ConnState;
 import io.wireadvisor.agent.internal.ConnectionTable;
 import io.wireadvisor.agent.internal.Causes;
+import io.wireadvisor.agent.internal.JdbcUrls;
 import io.wireadvisor.agent.internal.TextCache;
 import io.wireadvisor.agent.internal.Window;
 import io.wireadvisor.profile.CommandType;
@@ -94,6 +95,11 @@ public final class Hooks {
 
   static void activate() {
     active = true;
+  }
+
+  /** For tests that activate the hooks in a shared JVM. */
+  static void deactivate() {
+    active = false;
   }
 
   /** True once the driver's hooks were found and installed. */
@@ -202,7 +208,7 @@ public final class Hooks {
               business(conn, e.shape);
             }
             if (!failed && response != null && response.length >= 5 && response[0] == 0) {
-              conn.statements.put(statementId(response), e);
+              conn.statements.put(statementId(response), e.withoutBytes());
             }
           }
           return;
@@ -246,9 +252,9 @@ public final class Hooks {
       // Prepared before the agent was attached: counted by type, not by shape.
       return;
     }
-    if (e.window() != w) {
+    if (!e.in(w)) {
       // A reset happened since the prepare: move the statement to the current window.
-      e = w.texts.lookup(e.bytes(), 0, e.bytes().length);
+      e = w.texts.rehome(e);
       if (!close) {
         conn.statements.put(id, e);
       }
@@ -481,7 +487,7 @@ public final class Hooks {
     Map<String, String> props = new TreeMap<>();
     for (int i = 0; i < PROPERTY_NAMES.length && i < propertyValues.length; i++) {
       if (propertyValues[i] != null && !Source.isSecret(PROPERTY_NAMES[i])) {
-        props.put(PROPERTY_NAMES[i], propertyValues[i]);
+        props.put(PROPERTY_NAMES[i], recordedValue(PROPERTY_NAMES[i], propertyValues[i]));
       }
     }
     ConnDescription d =
@@ -591,25 +597,24 @@ public final class Hooks {
     }
   }
 
-  /** A JDBC URL without credentials: no user info, no query string (it may carry a password). */
+  /**
+   * What a JDBC URL addresses (scheme, hosts, ports, database), rebuilt from its parsed parts: no
+   * user info, no {@code key=value} (which may be a password), no query string. See {@link
+   * JdbcUrls}.
+   */
   static String sanitizeUrl(String url) {
-    if (url == null) {
-      return null;
+    return JdbcUrls.describe(url);
+  }
+
+  /**
+   * A property value as recorded: {@code connectionAttributes} may carry anything the application
+   * chose (tokens included), so only {@code none} and empty are kept as written.
+   */
+  static String recordedValue(String name, String value) {
+    if ("connectionAttributes".equals(name) && !value.isEmpty() && !"none".equalsIgnoreCase(value)) {
+      return "(set)";
     }
-    String u = url;
-    int q = u.indexOf('?');
-    if (q >= 0) {
-      u = u.substring(0, q);
-    }
-    int scheme = u.indexOf("//");
-    if (scheme >= 0) {
-      int at = u.indexOf('@', scheme + 2);
-      int slash = u.indexOf('/', scheme + 2);
-      if (at >= 0 && (slash < 0 || at < slash)) {
-        u = u.substring(0, scheme + 2) + u.substring(at + 1);
-      }
-    }
-    return u;
+    return value;
   }
 
   private static Source withStart(Source s, long start) {

@@ -1,6 +1,5 @@
 package io.wireadvisor.agent;
 
-import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
@@ -8,12 +7,10 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.wireadvisor.agent.internal.MetricsServer;
 import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.sql.ProbeKind;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -44,7 +41,7 @@ final class Metrics {
   };
 
   private static volatile MeterRegistry registry;
-  private static volatile HttpServer server;
+  private static volatile MetricsServer server;
 
   private Metrics() {}
 
@@ -56,55 +53,22 @@ final class Metrics {
     bind(r);
     registry = r;
     if (options.prometheusPort() >= 0) {
-      // HttpServer's dispatcher thread inherits daemon status from the thread that starts it;
-      // started from a daemon thread it never keeps the application's JVM from exiting.
-      Thread starter = new Thread(() -> serve(options, r), "wire-advisor-prometheus-start");
-      starter.setDaemon(true);
-      starter.start();
-      try {
-        starter.join(10_000);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      serve(options, r);
     }
   }
 
   private static void serve(AgentOptions options, MeterRegistry r) {
-    {
-      try {
-        HttpServer http =
-            HttpServer.create(new InetSocketAddress(options.prometheusHost(), options.prometheusPort()), 8);
-        http.createContext(
-            "/metrics",
-            exchange -> {
-              try {
-                byte[] body = scrape(r).getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-                exchange.sendResponseHeaders(200, body.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                  out.write(body);
-                }
-              } finally {
-                exchange.close();
-              }
-            });
-        http.setExecutor(
-            Executors.newSingleThreadExecutor(
-                run -> {
-                  Thread t = new Thread(run, "wire-advisor-prometheus");
-                  t.setDaemon(true);
-                  return t;
-                }));
-        http.start();
-        server = http;
-        AgentMain.info(
-            "Prometheus metrics at http://" + options.prometheusHost() + ":"
-                + http.getAddress().getPort() + "/metrics");
-      } catch (Throwable e) {
-        AgentMain.warn(
-            "could not serve Prometheus metrics on " + options.prometheusHost() + ":"
-                + options.prometheusPort() + " (" + e + "); continuing without");
-      }
+    try {
+      MetricsServer http =
+          MetricsServer.start(options.prometheusHost(), options.prometheusPort(), () -> scrape(r));
+      server = http;
+      AgentMain.info(
+          "Prometheus metrics at http://" + options.prometheusHost() + ":" + http.port()
+              + "/metrics");
+    } catch (Throwable e) {
+      AgentMain.warn(
+          "could not serve Prometheus metrics on " + options.prometheusHost() + ":"
+              + options.prometheusPort() + " (" + e + "); continuing without");
     }
   }
 

@@ -12,6 +12,22 @@ class HooksTest {
     assertThat(Hooks.sanitizeUrl("jdbc:mysql://u:pw@h:4000/db")).isEqualTo("jdbc:mysql://h:4000/db");
     assertThat(Hooks.sanitizeUrl("jdbc:mysql://h/db")).isEqualTo("jdbc:mysql://h/db");
     assertThat(Hooks.sanitizeUrl(null)).isNull();
+    assertThat(Hooks.sanitizeUrl("jdbc:mysql://address=(host=db)(user=app)(password=s3cret)/bank"))
+        .isEqualTo("jdbc:mysql://db/bank");
+  }
+
+  @Test
+  void noSecretPropertyAndNoCustomConnectionAttributesAreRecorded() {
+    for (String name : Hooks.PROPERTY_NAMES) {
+      assertThat(io.wireadvisor.profile.Source.isSecret(name)).as(name).isFalse();
+    }
+    for (String secret : new String[] {"password", "PWD", "sslKeyPassword", "clientSecret", "authToken",
+        "privateKey", "trustCertificateKeyStorePassword"}) {
+      assertThat(io.wireadvisor.profile.Source.isSecret(secret)).as(secret).isTrue();
+    }
+    assertThat(Hooks.recordedValue("connectionAttributes", "apiToken:S3cret")).isEqualTo("(set)");
+    assertThat(Hooks.recordedValue("connectionAttributes", "none")).isEqualTo("none");
+    assertThat(Hooks.recordedValue("useConfigs", "maxPerformance")).isEqualTo("maxPerformance");
   }
 
   @Test

@@ -9,6 +9,16 @@ import java.util.Objects;
  * addresses and TLS so each can change without the other.
  */
 public final class ProxyLimits {
+  /**
+   * The standalone proxy's default {@code --max-shape-bytes}: 64 MiB, more than an agent's
+   * ({@link io.wireadvisor.profile.RecorderSettings#DEFAULT_MAX_SHAPE_BYTES}) since one proxy
+   * records many applications.
+   */
+  public static final long DEFAULT_MAX_SHAPE_BYTES = 64L << 20;
+
+  /** The standalone proxy's default {@code --max-text-bytes}: 32 MiB. */
+  public static final long DEFAULT_MAX_TEXT_BYTES = 32L << 20;
+
   /** Default {@code --handshake-timeout}: a client must be logged in this long after connecting. */
   public static final int DEFAULT_HANDSHAKE_TIMEOUT_MILLIS = 10_000;
   /** Default {@code --max-connections}: two file descriptors each (client and upstream). */

@@ -157,14 +157,14 @@ public final class ProxyMain implements Callable<Integer> {
   @Option(
       names = "--max-shape-bytes",
       paramLabel = "BYTES",
-      defaultValue = "" + RecorderSettings.DEFAULT_MAX_SHAPE_BYTES,
+      defaultValue = "" + ProxyLimits.DEFAULT_MAX_SHAPE_BYTES,
       description = "Bytes (estimated) shapes may hold besides their counters: digest texts, table names, samples; past it new shapes count as 'overflow' (default: ${DEFAULT-VALUE}).")
   long maxShapeBytes;
 
   @Option(
       names = "--max-text-bytes",
       paramLabel = "BYTES",
-      defaultValue = "" + RecorderSettings.DEFAULT_MAX_TEXT_BYTES,
+      defaultValue = "" + ProxyLimits.DEFAULT_MAX_TEXT_BYTES,
       description = "Bytes (estimated) of recently seen SQL texts remembered to skip re-classifying them; forgotten and refilled when full (default: ${DEFAULT-VALUE}).")
   long maxTextBytes;
 

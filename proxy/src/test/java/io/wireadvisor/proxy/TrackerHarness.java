@@ -49,22 +49,29 @@ final class TrackerHarness {
    * @param plaintextPasswordsAllowed {@code --allow-plaintext-upstream-passwords}
    */
   TrackerHarness(boolean tls, UpstreamTls.Mode upstream, boolean plaintextPasswordsAllowed) {
-    this(new ProfileRecorder(RecorderSettings.defaults()), new ProxyStats(), tls, upstream, plaintextPasswordsAllowed);
+    this(new ProfileRecorder(RecorderSettings.defaults()), new ProxyStats(), tls, upstream, plaintextPasswordsAllowed, true);
   }
 
-  /** A connection of a proxy whose recorder and counters other harnesses share. */
+  /**
+   * A connection of a proxy whose recorder and counters other harnesses share. It keeps no copy
+   * of what it forwards ({@link #upstream}, {@link #downstream} stay empty): heap measurements
+   * see only what the proxy itself holds.
+   */
   TrackerHarness(ProfileRecorder recorder, ProxyStats stats) {
-    this(recorder, stats, false, UpstreamTls.Mode.OFF, false);
+    this(recorder, stats, false, UpstreamTls.Mode.OFF, false, false);
   }
 
   private TrackerHarness(
       ProfileRecorder recorder, ProxyStats stats, boolean tls, UpstreamTls.Mode upstream,
-      boolean plaintextPasswordsAllowed) {
+      boolean plaintextPasswordsAllowed, boolean keepForwarded) {
     this.recorder = recorder;
     this.stats = stats;
+    this.keepForwarded = keepForwarded;
     tracker =
         new SessionTracker(recorder, stats, versions::add, tls, upstream, plaintextPasswordsAllowed);
   }
+
+  private final boolean keepForwarded;
 
   /** Everything forwarded upstream so far (what a refused scan held back is not in it). */
   final ByteArrayOutputStream upstream = new ByteArrayOutputStream();
@@ -74,14 +81,18 @@ final class TrackerHarness {
   /** Bytes from the server; returns what the proxy forwards to the client. */
   byte[] server(byte[]... packets) throws ProtocolException {
     byte[] out = scan(tracker.serverScanner(), Wire.concat(packets));
-    downstream.writeBytes(out);
+    if (keepForwarded) {
+      downstream.writeBytes(out);
+    }
     return out;
   }
 
   /** Bytes from the client; returns what the proxy forwards upstream. */
   byte[] client(byte[]... packets) throws ProtocolException {
     byte[] out = scan(tracker.clientScanner(), Wire.concat(packets));
-    upstream.writeBytes(out);
+    if (keepForwarded) {
+      upstream.writeBytes(out);
+    }
     return out;
   }
 

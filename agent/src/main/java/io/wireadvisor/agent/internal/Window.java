@@ -12,6 +12,10 @@ public final class Window {
   public final ProfileRecorder recorder;
   public final TextCache texts;
   public final long startMillis;
+  /** Distinct per window: what outlives a window (a prepared statement) keeps this, not the window. */
+  public final long id = IDS.incrementAndGet();
+
+  private static final java.util.concurrent.atomic.AtomicLong IDS = new java.util.concurrent.atomic.AtomicLong();
 
   public Window(RecorderSettings settings) {
     this.recorder = new ProfileRecorder(settings);

@@ -17,8 +17,8 @@ class TextCacheTest {
     TextCache.Entry first = w.texts.lookup(a, 1, a.length);
     TextCache.Entry second = w.texts.lookup(b, 3, b.length - 2);
     assertThat(second).isSameAs(first);
-    assertThat(first.sql).isEqualTo("SELECT v FROM t WHERE id = ?");
-    assertThat(first.window()).isSameAs(w);
+    assertThat(first.text()).isEqualTo("SELECT v FROM t WHERE id = ?");
+    assertThat(first.in(w)).isTrue();
   }
 
   @Test
@@ -26,7 +26,7 @@ class TextCacheTest {
     for (int i = 0; i < 20_000; i++) {
       byte[] sql = ("SELECT " + i).getBytes(StandardCharsets.UTF_8);
       TextCache.Entry e = w.texts.lookup(sql, 0, sql.length);
-      assertThat(e.sql).isEqualTo("SELECT " + i);
+      assertThat(e.text()).isEqualTo("SELECT " + i);
     }
   }
 
@@ -39,7 +39,7 @@ class TextCacheTest {
   }
 
   @Test
-  void hugeTextsAreResolvedButNotKept() {
+  void hugeTextsAreKeptOnlyByHashOfTheirHead() {
     StringBuilder sb = new StringBuilder("INSERT INTO t (id) VALUES (0)");
     while (sb.length() <= TextCache.MAX_CACHED_BYTES) {
       sb.append(", (1)");
@@ -47,15 +47,37 @@ class TextCacheTest {
     byte[] sql = sb.toString().getBytes(StandardCharsets.UTF_8);
     TextCache.Entry first = w.texts.lookup(sql, 0, sql.length);
     TextCache.Entry second = w.texts.lookup(sql, 0, sql.length);
-    assertThat(second).isNotSameAs(first);
-    assertThat(second.shape.digest()).isEqualTo(first.shape.digest());
+    assertThat(second).isSameAs(first);
+    assertThat(first.bytes()).as("not copied").isNull();
+    assertThat(first.shape.classification().sqlLength()).isEqualTo(sql.length);
     assertThat(first.shape.classification().digestText()).startsWith("insert into t");
+  }
+
+  @Test
+  void aStatementKeptPastItsWindowDoesNotKeepTheWindowAlive() throws Exception {
+    Window old = new Window(RecorderSettings.defaults());
+    byte[] sql = "SELECT v FROM t WHERE id = ?".getBytes(StandardCharsets.UTF_8);
+    TextCache.Entry prepared = old.texts.lookup(sql, 0, sql.length).withoutBytes();
+    java.lang.ref.WeakReference<Window> window = new java.lang.ref.WeakReference<>(old);
+    java.lang.ref.WeakReference<Object> recorder = new java.lang.ref.WeakReference<>(old.recorder);
+    old = null;
+    for (int i = 0; i < 10 && (window.get() != null || recorder.get() != null); i++) {
+      System.gc();
+      Thread.sleep(20);
+    }
+    assertThat(window.get()).as("old window").isNull();
+    assertThat(recorder.get()).as("old recorder").isNull();
+    assertThat(prepared.in(w)).isFalse();
+    TextCache.Entry moved = w.texts.rehome(prepared);
+    assertThat(moved.in(w)).isTrue();
+    assertThat(w.recorder.owns(moved.shape)).isTrue();
+    assertThat(moved.shape.digest()).isEqualTo(prepared.shape.digest());
   }
 
   @Test
   void utf8TextIsDecoded() {
     byte[] sql = "SELECT 'grüße' FROM dual".getBytes(StandardCharsets.UTF_8);
-    assertThat(w.texts.lookup(sql, 0, sql.length).sql).isEqualTo("SELECT 'grüße' FROM dual");
+    assertThat(w.texts.lookup(sql, 0, sql.length).text()).isEqualTo("SELECT 'grüße' FROM dual");
   }
 
   @Test
@@ -131,7 +153,7 @@ class TextCacheTest {
     assertThat(w.texts.lookup(one, 0, one.length)).isSameAs(first);
     TextCache.Entry second = w.texts.lookup(two, 0, two.length);
     assertThat(second).isNotSameAs(first);
-    assertThat(second.sql).isEqualTo(new String(two, StandardCharsets.UTF_8));
+    assertThat(second.text()).isEqualTo(new String(two, StandardCharsets.UTF_8));
   }
 
   private static byte[] ormSized() {
