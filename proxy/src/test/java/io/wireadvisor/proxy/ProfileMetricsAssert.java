@@ -88,7 +88,7 @@ final class ProfileMetricsAssert {
         assertThat(
                 m.value("wireadvisor_probes_total", with(who, "kind", kind, "cause", c.getKey())))
             .as("probes %s %s", kind, c.getKey())
-            .isEqualTo(c.getValue());
+            .isEqualTo((double) c.getValue());
       }
       assertThat(m.sum("wireadvisor_probes_total", with(who, "kind", kind)))
           .isEqualTo(e.getValue().count());
