@@ -22,9 +22,12 @@ import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.profile.Via;
 import io.wireadvisor.sql.ProbeKind;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -56,6 +59,29 @@ public final class ProfileCollector implements MultiCollector {
   static final double[] PER_CONNECTION_BOUNDS = {
     0, 1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, Double.POSITIVE_INFINITY
   };
+
+  /**
+   * Command types with series from the first scrape (at zero), so that {@code rate()} sees their
+   * first increase; the other (rare, mostly administrative) types appear once counted. Keeps an
+   * instance at about 14 x 23 command series instead of every MySQL command type.
+   */
+  public static final Set<CommandType> ALWAYS =
+      Collections.unmodifiableSet(
+          EnumSet.of(
+              CommandType.QUERY,
+              CommandType.STMT_PREPARE,
+              CommandType.STMT_EXECUTE,
+              CommandType.STMT_CLOSE,
+              CommandType.STMT_RESET,
+              CommandType.STMT_SEND_LONG_DATA,
+              CommandType.STMT_FETCH,
+              CommandType.PING,
+              CommandType.INIT_DB,
+              CommandType.RESET_CONNECTION,
+              CommandType.QUIT,
+              CommandType.SET_OPTION,
+              CommandType.CHANGE_USER,
+              CommandType.UNKNOWN));
 
   private final String collector;
   private final String instance;
@@ -154,6 +180,9 @@ public final class ProfileCollector implements MultiCollector {
     for (CommandType type : CommandType.values()) {
       CommandStats c = p.commands().get(type);
       long count = c == null ? 0 : c.count();
+      if (count == 0 && !ALWAYS.contains(type)) {
+        continue;
+      }
       Labels l = labels("type", typeLabel(type));
       commands.dataPoint(CounterDataPointSnapshot.builder().labels(l).value(count).build());
       Histogram h = c == null ? null : c.latency();
