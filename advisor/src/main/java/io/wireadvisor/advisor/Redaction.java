@@ -20,16 +20,17 @@ public final class Redaction {
   private static final String[] SECRET_WORDS = {"password", "pwd", "secret", "token", "key"};
 
   /**
-   * {@code //user:password@} in a URL; greedy up to the last {@code @} before the path, so a
-   * password holding {@code @} is masked whole.
+   * {@code //user:password@} in a URL; greedy up to the last {@code @} before white space, so a
+   * password holding {@code @}, {@code /}, {@code ?} or {@code #} is masked whole (the user-info
+   * may hold any of them as the user wrote it; better to mask a host than show a password).
    */
-  private static final Pattern USER_INFO = Pattern.compile("(//[^/:@\\s]*:)[^\\s/?#]*@");
+  private static final Pattern USER_INFO = Pattern.compile("(//[^/:@\\s]*:)\\S*@");
 
   /** {@code name=value} where the name looks secret (JDBC URL parameters, key=value lists). */
   private static final Pattern SECRET_PARAMETER =
       Pattern.compile(
           "(?i)([A-Za-z0-9_.\\-]*(?:password|pwd|secret|token|key)[A-Za-z0-9_.\\-]*\\s*=\\s*)"
-              + "[^&;,)\\s]*");
+              + "[^&)\\s]*");
 
   private Redaction() {}
 

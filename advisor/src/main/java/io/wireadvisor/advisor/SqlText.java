@@ -24,8 +24,11 @@ public final class SqlText {
   }
 
   /**
-   * True when MySQL could have an object of this name: 1..64 characters of the Basic Multilingual
-   * Plane other than U+0000 (MySQL's rule for quoted identifiers).
+   * True when the advisor prints SQL for an object of this name: 1..64 characters of the Basic
+   * Multilingual Plane (MySQL's rule for quoted identifiers), none of them a control or format
+   * character (newline, ESC, BEL, bidi overrides): a server may allow those, but printed they
+   * drive the reader's terminal, reorder what the line shows or close a Markdown code fence, so
+   * such a name gets evidence, never a statement to copy.
    */
   public static boolean isQuotableIdentifier(String name) {
     if (name == null || name.isEmpty() || name.length() > 64) {
@@ -33,7 +36,9 @@ public final class SqlText {
     }
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
-      if (c == 0 || Character.isSurrogate(c)) {
+      int type = Character.getType(c);
+      if (c == 0 || Character.isSurrogate(c) || type == Character.CONTROL || type == Character.FORMAT
+          || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR) {
         return false;
       }
     }

@@ -91,7 +91,12 @@ public final class WireAdvisorCli implements Callable<Integer> {
     // Messages may echo a JDBC URL or an argument: never print a password in them.
     cl.setParameterExceptionHandler(
         (ex, a) -> {
-          err.println("error: " + Redaction.text(ex.getMessage(), root.secrets));
+          String message = String.valueOf(ex.getMessage());
+          if (ex instanceof CommandLine.UnmatchedArgumentException) {
+            // A mistyped option (--pasword=...) is not known to hold a secret: mask every value.
+            message = message.replaceAll("(-[A-Za-z0-9-]*=)[^'\\s,]*", "$1" + Redaction.MASK);
+          }
+          err.println("error: " + Redaction.text(message, root.secrets));
           ex.getCommandLine().usage(err);
           return ERROR;
         });

@@ -177,7 +177,7 @@ public final class ProfileRecorder {
   }
 
   private ShapeAggregate addShape(Classification c, String sql) {
-    String sample = settings.sampleSql() && sql != null ? sample(sql) : null;
+    String sample = settings.sampleSql() && sql != null && !mayHoldCredentials(c) ? sample(sql) : null;
     long cost = shapeCost(c, sample);
     // One slot stays free for the overflow bucket, so a capped profile has maxShapes entries.
     if (shapeSlots.incrementAndGet() > settings.maxShapes() - 1) {
@@ -201,6 +201,19 @@ public final class ProfileRecorder {
       return raced;
     }
     return fresh;
+  }
+
+  /**
+   * Account management and anything naming a password ({@code CREATE USER … IDENTIFIED BY '…'},
+   * {@code SET PASSWORD}, {@code ALTER USER}, {@code GRANT … IDENTIFIED BY}, {@code CHANGE
+   * MASTER TO MASTER_PASSWORD=…}): {@code --sample-sql} keeps no original text of these, whose
+   * literals are credentials. Judged on the digest text, where literals are already {@code ?}.
+   */
+  static boolean mayHoldCredentials(Classification c) {
+    String d = c.digestText().toLowerCase(java.util.Locale.ROOT);
+    return d.contains("identified") || d.contains("password") || d.contains("passwd")
+        || d.matches("^\\s*(create|alter|drop|rename)\\s+user\\b.*") || d.startsWith("grant ")
+        || d.contains("secret") || d.contains("token");
   }
 
   private static String sample(String sql) {

@@ -41,4 +41,16 @@ class RedactionTest {
     assertThat(Redaction.text("jdbc:mysql://host/db?user=u", Collections.<String>emptyList()))
         .isEqualTo("jdbc:mysql://host/db?user=u");
   }
+
+  @Test
+  void userInfoHoldingSlashesOrQuestionMarksAndParametersHoldingSeparatorsAreMaskedWhole() {
+    // Found in review: the user-info pattern stopped at '/', '?' and '#', the parameter at ';'.
+    for (String url : new String[] {
+        "jdbc:mysql://u:p/S3cret@db:4000/bank", "jdbc:mysql://u:p?S3cret@db/bank",
+        "jdbc:mysql://u:p#S3cret@db/bank", "jdbc:mysql://u:S3cret@x@db/bank",
+        "jdbc:mysql://db/bank?password=ab;S3cret", "jdbc:mysql://db/bank?user=u&password=ab,S3cret&x=1"}) {
+      assertThat(Redaction.text("cannot inspect " + url + " - refused", java.util.List.of()))
+          .as(url).doesNotContain("S3cret").contains("cannot inspect", "- refused");
+    }
+  }
 }

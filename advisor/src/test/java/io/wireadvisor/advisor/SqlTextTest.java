@@ -159,9 +159,27 @@ class SqlTextTest {
   }
 
   @Test
+  void namesWithControlOrFormatCharactersGetNoStatementToCopy() {
+    // Found in review: printed, these drive the reader's terminal (ESC, BEL), reorder what a line
+    // shows (bidi overrides) or close the Markdown code fence around the SQL (a newline, then ```).
+    for (String name : new String[] {"a\u001b[2Jb", "bell\u0007", "abc\u202egpj.exe", "x\n```\n![](http://e/x)",
+        "tab\tname", "line\u2028sep", "zw\u200bj"}) {
+      assertThat(SqlText.isQuotableIdentifier(name)).as(name).isFalse();
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> SqlText.identifier(name))
+          .isInstanceOf(IllegalArgumentException.class);
+    }
+    assertThat(SqlText.isQuotableIdentifier("größe_ü")).isTrue();
+  }
+
+  @Test
   void everyHostileNameGivesOneAlterTableNamingExactlyIt() {
     for (String schema : new String[] {"bank", "a`b; DROP DATABASE x; -- "}) {
       for (String name : HOSTILE) {
+        if (!SqlText.isQuotableIdentifier(name) || !SqlText.isQuotableIdentifier(schema)) {
+          // Control and format characters get evidence, never a statement (see below).
+          assertThat(name + schema).matches("(?s).*[\\p{Cc}\\p{Cf}\\u2028\\u2029].*");
+          continue;
+        }
         String sql = TableCacheRule.alterTableCache(TableInfo.table(schema, name, 1, 0));
         String lower = name.toLowerCase(java.util.Locale.ROOT); // TableInfo keeps names lowercase
         assertThat(tokens(sql)).as(sql).isEqualTo(
@@ -196,7 +214,9 @@ class SqlTextTest {
       if (name.contains("`") || name.contains("\"")) {
         continue;
       }
-      reachable.add(name.toLowerCase(java.util.Locale.ROOT));
+      if (SqlText.isQuotableIdentifier(name)) {
+        reachable.add(name.toLowerCase(java.util.Locale.ROOT));
+      }
       b.table(TableInfo.table("bank", name, 1 << 20, 0));
       ShapeStats s = new ShapeStats("d" + i++, "select", StatementKind.SELECT,
           Collections.singletonList("bank." + name), null, null, 30, 30);
@@ -219,7 +239,9 @@ class SqlTextTest {
       named.add(st.get(0).get(4).text);
     }
     assertThat(named).containsExactlyInAnyOrderElementsOf(reachable);
-    assertThat(r.evidence()).anyMatch(e -> e.contains("1 tables were left out"));
+    long unquotable = java.util.Arrays.stream(HOSTILE)
+        .filter(n -> !n.contains("`") && !n.contains("\"") && !SqlText.isQuotableIdentifier(n)).count();
+    assertThat(r.evidence()).anyMatch(e -> e.contains((1 + unquotable) + " tables were left out"));
   }
 
   @Test

@@ -224,4 +224,11 @@ class WireAdvisorCliTest {
     assertThat(run("analyze", s1.toString(), "--max-profile-size", "lots")).isEqualTo(2);
     assertThat(err.toString()).contains("--max-profile-size: expected bytes");
   }
+
+  @Test
+  void aMistypedPasswordOptionDoesNotEchoItsValue() {
+    // Found in review: picocli's "Unknown option: '--pasword=S3cretPw'" was printed as it came.
+    assertThat(run("analyze", "--pasword=S3cretPw", "x.json")).isEqualTo(2);
+    assertThat(err.toString()).contains("--pasword=").doesNotContain("S3cretPw");
+  }
 }

@@ -64,6 +64,25 @@ class ProfileRecorderTest {
   }
 
   @Test
+  void sampleSqlKeepsNoTextOfStatementsWhoseLiteralsAreCredentials() {
+    ProfileRecorder on = new ProfileRecorder(RecorderSettings.defaults().withSampleSql(true));
+    String[] credentials = {
+      "CREATE USER 'app'@'%' IDENTIFIED BY 'Pa55-create'",
+      "ALTER USER app IDENTIFIED WITH mysql_native_password BY 'Pa55-alter'",
+      "SET PASSWORD FOR 'app'@'%' = 'Pa55-set'",
+      "GRANT SELECT ON db.* TO 'app'@'%' IDENTIFIED BY 'Pa55-grant'",
+      "CHANGE MASTER TO MASTER_HOST='h', MASTER_PASSWORD='Pa55-master'",
+      "create user x identified by 'Pa55-lower'"
+    };
+    for (String sql : credentials) {
+      on.shape(sql).record(Via.TEXT_EXECUTES);
+    }
+    on.shape("select * from t where id = 'kept-sample'").record(Via.TEXT_EXECUTES);
+    String json = ProfileJson.toJson(on.snapshot());
+    assertThat(json).doesNotContain("Pa55").contains("kept-sample");
+  }
+
+  @Test
   void connectionsReportDistinctPreparedShapes() {
     ProfileRecorder r = new ProfileRecorder(RecorderSettings.defaults());
     for (int c = 1; c <= 3; c++) {

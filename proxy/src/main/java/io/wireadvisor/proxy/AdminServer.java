@@ -75,19 +75,26 @@ final class AdminServer implements AutoCloseable {
   private final PrometheusMeterRegistry registry;
   private final Channel admin;
   private final Channel metrics;
+  /** Every open admin connection, closed before the loop stops (their buffers released). */
+  private final io.netty.channel.group.ChannelGroup children;
 
   private AdminServer(
       EventLoopGroup group,
       ExecutorService reports,
       PrometheusMeterRegistry registry,
       Channel admin,
-      Channel metrics) {
+      Channel metrics,
+      io.netty.channel.group.ChannelGroup children) {
+    this.children = children;
     this.group = group;
     this.reports = reports;
     this.registry = registry;
     this.admin = admin;
     this.metrics = metrics;
   }
+
+  /** Profiles and reports waiting for the one builder thread; past it, 503. */
+  static final int MAX_QUEUED_REPORTS = 4;
 
   /**
    * Binds the admin listener on {@code host:port} (and the metrics-only one when {@code limits}
@@ -102,8 +109,12 @@ final class AdminServer implements AutoCloseable {
             1,
             new DefaultThreadFactory("wire-advisor-proxy-admin", true),
             NioIoHandler.newFactory());
+    // One builder, a few waiting: more is refused with 503 rather than queued without bound
+    // (a client may ask and leave, freeing its admin slot for the next ask).
     ExecutorService reports =
-        Executors.newSingleThreadExecutor(
+        new java.util.concurrent.ThreadPoolExecutor(
+            1, 1, 0, TimeUnit.MILLISECONDS,
+            new java.util.concurrent.ArrayBlockingQueue<>(MAX_QUEUED_REPORTS),
             r -> {
               Thread t = new Thread(r, "wire-advisor-proxy-report");
               t.setDaemon(true);
@@ -112,11 +123,13 @@ final class AdminServer implements AutoCloseable {
             });
     Channel admin = null;
     Channel metrics = null;
+    io.netty.channel.group.ChannelGroup children =
+        new io.netty.channel.group.DefaultChannelGroup("wire-advisor-admin", group.next());
     try {
       Endpoints endpoints = new Endpoints(proxy, registry, reports);
-      admin = bind(group, host, port, limits, endpoints, false);
+      admin = bind(group, host, port, limits, endpoints, false, children);
       if (limits.metricsHost() != null) {
-        metrics = bind(group, limits.metricsHost(), limits.metricsPort(), limits, endpoints, true);
+        metrics = bind(group, limits.metricsHost(), limits.metricsPort(), limits, endpoints, true, children);
       }
     } catch (IOException | RuntimeException e) {
       if (admin != null) {
@@ -127,7 +140,7 @@ final class AdminServer implements AutoCloseable {
       registry.close();
       throw e;
     }
-    return new AdminServer(group, reports, registry, admin, metrics);
+    return new AdminServer(group, reports, registry, admin, metrics, children);
   }
 
   private static Channel bind(
@@ -136,9 +149,13 @@ final class AdminServer implements AutoCloseable {
       int port,
       ProxyLimits limits,
       Endpoints endpoints,
-      boolean metricsOnly)
+      boolean metricsOnly,
+      io.netty.channel.group.ChannelGroup children)
       throws IOException {
     AtomicInteger open = new AtomicInteger();
+    // Connections whose request is not in yet, oldest first: at the limit, a new connection
+    // closes the oldest of them, so stalled partial requests cannot keep /health from answering.
+    java.util.concurrent.ConcurrentLinkedDeque<Channel> waiting = new java.util.concurrent.ConcurrentLinkedDeque<>();
     Set<String> hosts = allowedHosts(host, limits.adminHosts());
     byte[] token = limits.adminToken() == null ? null : sha256(limits.adminToken());
     int timeout = limits.adminTimeoutMillis();
@@ -151,16 +168,26 @@ final class AdminServer implements AutoCloseable {
                   @Override
                   protected void initChannel(SocketChannel ch) {
                     if (open.incrementAndGet() > limits.adminMaxConnections()) {
-                      open.decrementAndGet();
-                      ch.close();
-                      return;
+                      Channel oldest = waiting.pollFirst();
+                      if (oldest == null) {
+                        // Every slot is answering a complete request: those end by themselves.
+                        open.decrementAndGet();
+                        ch.close();
+                        return;
+                      }
+                      oldest.close(); // its closeFuture gives its slot back
                     }
-                    ch.closeFuture().addListener(f -> open.decrementAndGet());
+                    waiting.addLast(ch);
+                    children.add(ch);
+                    ch.closeFuture().addListener(f -> {
+                      waiting.remove(ch);
+                      open.decrementAndGet();
+                    });
                     ch.pipeline()
                         .addLast(new HttpServerCodec(4096, MAX_REQUEST_BYTES, MAX_REQUEST_BYTES))
                         .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
                         .addLast(new WriteTimeoutHandler(timeout, TimeUnit.MILLISECONDS))
-                        .addLast(new Request(endpoints, hosts, token, metricsOnly, timeout));
+                        .addLast(new Request(endpoints, hosts, token, metricsOnly, timeout, waiting));
                   }
                 });
     try {
@@ -265,6 +292,7 @@ final class AdminServer implements AutoCloseable {
   @Override
   public void close() {
     admin.close().syncUninterruptibly();
+    children.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     if (metrics != null) {
       metrics.close().syncUninterruptibly();
     }
@@ -303,8 +331,11 @@ final class AdminServer implements AutoCloseable {
     private final int timeoutMillis;
     private ScheduledFuture<?> deadline;
     private boolean answered;
+    private final java.util.Deque<Channel> waiting;
 
-    Request(Endpoints endpoints, Set<String> hosts, byte[] token, boolean metricsOnly, int timeout) {
+    Request(Endpoints endpoints, Set<String> hosts, byte[] token, boolean metricsOnly, int timeout,
+        java.util.Deque<Channel> waiting) {
+      this.waiting = waiting;
       this.endpoints = endpoints;
       this.hosts = hosts;
       this.token = token;
@@ -334,6 +365,7 @@ final class AdminServer implements AutoCloseable {
         return; // one request per connection; pipelined extras are ignored
       }
       answered = true;
+      waiting.remove(ctx.channel()); // its request is in: no longer evictable
       deadline.cancel(false); // the request is in; a slow reader is the WriteTimeoutHandler's
       ctx.channel().config().setAutoRead(false);
       if (!req.decoderResult().isSuccess()) {
@@ -386,16 +418,24 @@ final class AdminServer implements AutoCloseable {
           HttpMethod method = req.method();
           List<String> formats = uri.parameters().get("format");
           String format = formats == null || formats.isEmpty() ? "text" : formats.get(0);
-          endpoints.reports.execute(
-              () -> {
-                try {
-                  slow(ctx, method, path, format);
-                } catch (RuntimeException e) {
-                  // Answered, so the connection (and its admin slot) is released.
-                  send(ctx, response(method, HttpResponseStatus.INTERNAL_SERVER_ERROR, TEXT,
-                      "could not build " + path + ": " + e + "\n"));
-                }
-              });
+          try {
+            endpoints.reports.execute(
+                () -> {
+                  if (!ctx.channel().isActive()) {
+                    return; // asked and left: nothing to build for
+                  }
+                  try {
+                    slow(ctx, method, path, format);
+                  } catch (RuntimeException e) {
+                    // Answered, so the connection (and its admin slot) is released.
+                    send(ctx, response(method, HttpResponseStatus.INTERNAL_SERVER_ERROR, TEXT,
+                        "could not build " + path + ": " + e + "\n"));
+                  }
+                });
+          } catch (java.util.concurrent.RejectedExecutionException busy) {
+            respond(ctx, req, HttpResponseStatus.SERVICE_UNAVAILABLE, TEXT,
+                "busy: " + MAX_QUEUED_REPORTS + " profiles or reports are already being built; try again\n");
+          }
       }
     }
 

@@ -28,6 +28,21 @@ final class PacketScanner {
     boolean holdNextPacket();
 
     /**
+     * Called before the first header byte of a packet the handler does not hold: a length up to
+     * which to hold it whole anyway (0: stream it). A longer packet streams; its header is
+     * re-emitted unchanged. Lets a handler see a small packet whole before any byte of it moves.
+     */
+    default int holdIfAtMost() {
+      return 0;
+    }
+
+    /**
+     * The first payload byte of a packet that streams (not held): false stops the connection
+     * before any payload byte of it is forwarded.
+     */
+    default void streaming(int firstPayloadByte) throws ProtocolException {}
+
+    /**
      * A packet header was read. May reject it (bad sequence id) before any payload byte moves.
      *
      * @param continuation true when the previous chunk was exactly 0xFFFFFF bytes long, so this
@@ -66,6 +81,9 @@ final class PacketScanner {
   private boolean continuation;
   private boolean previousWasFull;
   private boolean holding;
+  /** The packet being read is held only if its length is at most {@link #tentativeLimit}. */
+  private boolean tentative;
+  private int tentativeLimit;
 
   private byte[] head = new byte[INITIAL_HEAD];
   private int heldSeqShift;
@@ -113,15 +131,31 @@ final class PacketScanner {
     stopped = false;
     while (idx < end && !stopped) {
       if (!inBody) {
-        if (headerPos == 0 && !holding && handler.holdNextPacket()) {
-          if (passStart >= 0 && idx > passStart) {
-            out.add(in.retainedSlice(passStart, idx - passStart));
+        if (headerPos == 0 && !holding) {
+          int limit = 0;
+          boolean hold = handler.holdNextPacket() || (limit = handler.holdIfAtMost()) > 0;
+          if (hold) {
+            if (passStart >= 0 && idx > passStart) {
+              out.add(in.retainedSlice(passStart, idx - passStart));
+            }
+            passStart = -1;
+            holding = true;
+            tentative = limit > 0;
+            tentativeLimit = limit;
           }
-          passStart = -1;
-          holding = true;
         }
         headerValue |= (in.getByte(idx++) & 0xff) << (8 * headerPos);
         if (++headerPos == Packets.HEADER_LENGTH) {
+          int announced = headerValue & Packets.MAX_CHUNK;
+          if (tentative && announced > Math.min(tentativeLimit, maxHeld)) {
+            // Too long to hold: it streams after all, its header re-emitted as it came.
+            ByteBuf header = Unpooled.buffer(Packets.HEADER_LENGTH);
+            header.writeIntLE(headerValue);
+            out.add(header);
+            holding = false;
+            passStart = idx;
+          }
+          tentative = false;
           startPacket();
           if (remaining == 0) {
             if (endPacket(out)) {
@@ -130,6 +164,9 @@ final class PacketScanner {
           }
         }
         continue;
+      }
+      if (!holding && remaining == length && length > 0 && !continuation) {
+        handler.streaming(in.getByte(idx) & 0xff);
       }
       int n = Math.min(remaining, end - idx);
       if (headLength < captureLimit) {

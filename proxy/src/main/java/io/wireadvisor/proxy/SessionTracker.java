@@ -364,6 +364,8 @@ final class SessionTracker {
     }
     releaseStatementBytes(statementBytes);
     statements.clear();
+    stats.statementBytes.addAndGet(-usedShapeBytes);
+    usedShapeBytes = 0;
     connection.close();
   }
 
@@ -373,6 +375,34 @@ final class SessionTracker {
     @Override
     public boolean holdNextPacket() {
       return phase == Phase.HANDSHAKE_RESPONSE || (phase == Phase.AUTH && authShift != 0);
+    }
+
+    /**
+     * Guarded ({@link #guardsPasswords()}), every command-phase packet up to the handshake limit
+     * is held until it is whole: a COM_CHANGE_USER carries its auth response before its plugin
+     * name, so one that arrives in pieces (a TLS record or a client buffer boundary) would
+     * otherwise send the password upstream before the name that refuses it is read.
+     */
+    @Override
+    public int holdIfAtMost() {
+      return guardsPasswords() && (phase == Phase.COMMAND || phase == Phase.OPAQUE) ? MAX_HANDSHAKE_PACKET : 0;
+    }
+
+    /** Guarded, a COM_CHANGE_USER too long to hold is refused before any of it moves. */
+    @Override
+    public void streaming(int firstPayloadByte) throws ProtocolException {
+      boolean commandStart =
+          (phase == Phase.OPAQUE || (phase == Phase.COMMAND && !clientInAuth && !clientInLocalInfile))
+              && clientScanner.currentSeq() == 0;
+      if (guardsPasswords() && commandStart
+          && CommandType.fromCode((byte) firstPayloadByte) == CommandType.CHANGE_USER) {
+        throw new ProtocolException(
+            Packets.ER_ACCESS_DENIED,
+            "a COM_CHANGE_USER longer than " + MAX_HANDSHAKE_PACKET + " bytes: its authentication"
+                + " plugin cannot be checked before its auth response would move, and the proxy's"
+                + " upstream connection is plaintext" + upstreamPlaintextReason() + ", so it is"
+                + " refused." + SEND_IT_OVER_TLS);
+      }
     }
 
     @Override
@@ -814,7 +844,18 @@ final class SessionTracker {
    */
   private void checkServerAuthPacket(int length, byte[] head, int headLength)
       throws ProtocolException {
-    if (clientTls == upstreamTls || headLength == 0) {
+    if (clientTls == upstreamTls) {
+      return;
+    }
+    if (headLength == 0) {
+      if (guardsPasswords()) {
+        throw new ProtocolException(
+            Packets.ER_ACCESS_DENIED,
+            "the server sent an empty authentication packet, which a challenge-response exchange"
+                + " has no place for; the client's answer could carry the password over the"
+                + " proxy's plaintext upstream connection" + upstreamPlaintextReason() + "."
+                + SEND_IT_OVER_TLS);
+      }
       return;
     }
     int first = head[0] & 0xff;
@@ -827,8 +868,23 @@ final class SessionTracker {
       if (plugin != null) {
         refuseUnlessChallengeResponse(plugin, "the server's AuthSwitchRequest asks for it");
         authPlugin = plugin;
-      } else if (first == Packets.AUTH_MORE_DATA) {
-        if (fullAuth) {
+      } else if (first == Packets.OK || first == Packets.ERR) {
+        return;
+      } else if (first != Packets.AUTH_MORE_DATA) {
+        // An allowlist, not a list of known dangers: a packet the exchange has no place for may
+        // be read by some client as "send your password" (libmysqlclient takes a bare 0x04 so).
+        throw new ProtocolException(
+            Packets.ER_ACCESS_DENIED,
+            "the server sent an authentication packet (first byte 0x" + Integer.toHexString(first)
+                + ", " + length + " bytes) that a challenge-response exchange has no place for;"
+                + " the client's answer could carry the password over the proxy's plaintext"
+                + " upstream connection" + upstreamPlaintextReason() + "." + SEND_IT_OVER_TLS);
+      } else {
+        if (length == 2 && headLength >= 2 && head[1] == 0x03 && CACHING_SHA2.equals(authPlugin)) {
+          return; // caching_sha2_password's fast path succeeded; OK follows
+        }
+        if (headLength >= 2 && head[1] == 0x04) {
+          // 0x01 0x04 with anything after it is the same request to Connector/J.
           throw new ProtocolException(
               Packets.ER_ACCESS_DENIED,
               "the server asks for the password in full (caching_sha2_password full"
@@ -837,14 +893,13 @@ final class SessionTracker {
                   + " (fills the server's cache for fast authentication), use"
                   + " mysql_native_password, or:" + SEND_IT_OVER_TLS);
         }
-        if (!CACHING_SHA2.equals(authPlugin)) {
-          throw new ProtocolException(
-              Packets.ER_ACCESS_DENIED,
-              "the server sent more authentication data (AuthMoreData) for plugin '" + authPlugin
-                  + "', which has no such step in a challenge-response exchange; the client's"
-                  + " answer could carry the password over the proxy's plaintext upstream"
-                  + " connection" + upstreamPlaintextReason() + "." + SEND_IT_OVER_TLS);
-        }
+        throw new ProtocolException(
+            Packets.ER_ACCESS_DENIED,
+            "the server sent more authentication data (AuthMoreData, " + length + " bytes) for"
+                + " plugin '" + authPlugin + "' other than caching_sha2_password's fast-path"
+                + " success (0x01 0x03), the only such step the proxy relays; the client's"
+                + " answer could carry the password over the proxy's plaintext upstream"
+                + " connection" + upstreamPlaintextReason() + "." + SEND_IT_OVER_TLS);
       }
       return;
     }
@@ -1295,11 +1350,26 @@ final class SessionTracker {
     // A connection mostly repeats its last statement: skip the set lookup then.
     if (shape != lastUsed) {
       lastUsed = shape;
-      if (usedDigests.add(shape.digest())) {
+      // The shapes a connection used are held twice (here and in its ConnectionHandle), per
+      // connection: found in review at 364 KiB a connection, 730 MB at the connection limit. So
+      // they stop at ProfileRecorder.MAX_SHAPES_PER_CONNECTION, and each entry is paid for from
+      // the statement byte budget shared by every connection; past either, the connection's
+      // count of shapes used is a lower bound.
+      if (usedDigests.size() < ProfileRecorder.MAX_SHAPES_PER_CONNECTION
+          && !usedDigests.contains(shape.digest())
+          && reserveGlobalStatementBytes(USED_SHAPE_ENTRY_BYTES)) {
+        usedDigests.add(shape.digest());
+        usedShapeBytes += USED_SHAPE_ENTRY_BYTES;
         connection.used(shape);
       }
     }
   }
+
+  /** One shape in {@link #usedDigests} and in the connection handle's set (two hash-set nodes). */
+  static final long USED_SHAPE_ENTRY_BYTES = 2 * 64;
+
+  /** Bytes of the statement budget {@link #usedDigests} holds. */
+  private long usedShapeBytes;
 
   private boolean reserveGlobalStatementBytes(long n) {
     if (stats.statementBytes.addAndGet(n) > statementBytesTotalLimit) {

@@ -34,6 +34,38 @@ class AdminHardeningIT {
   }
 
   @Test
+  void stalledPartialRequestsFillingEverySlotDoNotStarveHealth() throws Exception {
+    // Found in review: 16 sockets sending "GET /hea" took every admin slot, and /health answered
+    // nothing until they timed out (renewed every 5 s, for good). A new connection now closes the
+    // oldest one whose request is not in yet.
+    ProxyConfig config =
+        ProxyConfig.of("127.0.0.1", 0, server.host(), server.port())
+            .withAdmin("127.0.0.1", 0)
+            .withLimits(ProxyLimits.defaults().withAdminTimeoutMillis(30_000));
+    try (WireProxy proxy = WireProxy.start(config)) {
+      int slots = ProxyLimits.defaults().adminMaxConnections();
+      List<Socket> stalled = new ArrayList<>();
+      try {
+        for (int i = 0; i < slots; i++) {
+          Socket s = new Socket("127.0.0.1", proxy.adminPort());
+          s.getOutputStream().write("GET /hea".getBytes(StandardCharsets.US_ASCII));
+          s.getOutputStream().flush();
+          stalled.add(s);
+        }
+        Thread.sleep(200); // every stalled socket accepted and holding its slot
+        for (int i = 0; i < 3; i++) {
+          Response health = get(proxy.adminPort(), "/health", "127.0.0.1", null, 1000);
+          assertThat(health.status).as("health %d with every slot stalled", i).isEqualTo(200);
+        }
+      } finally {
+        for (Socket s : stalled) {
+          s.close();
+        }
+      }
+    }
+  }
+
+  @Test
   void stalledPartialRequestsDoNotBlockHealthAndAreClosedAfterTheTimeout() throws Exception {
     ProxyConfig config =
         ProxyConfig.of("127.0.0.1", 0, server.host(), server.port())

@@ -55,8 +55,9 @@ class MemoryBoundsTest {
       h.server(packet(1, Wire.ok(2)));
       trackers.add(h.tracker);
     }
-    assertThat(stats.statementBytes.get()).isEqualTo(total / SessionTracker.STATEMENT_ENTRY_BYTES
-        * SessionTracker.STATEMENT_ENTRY_BYTES);
+    // The shared budget is full (statement entries, and the shapes each connection used).
+    assertThat(stats.statementBytes.get()).isLessThanOrEqualTo(total)
+        .isGreaterThan(total - SessionTracker.STATEMENT_ENTRY_BYTES - SessionTracker.USED_SHAPE_ENTRY_BYTES);
     assertThat(stats.statementsNotTracked.sum()).isGreaterThan(0);
     assertThat(recorder.textBytes()).isLessThanOrEqualTo(4L << 20);
     assertThat(recorder.shapeBytes()).isLessThanOrEqualTo(8L << 20);
@@ -64,6 +65,38 @@ class MemoryBoundsTest {
     assertThat(recorder.snapshot().total(Via.EXECUTES)).isGreaterThanOrEqualTo(1);
     trackers.forEach(SessionTracker::close);
     assertThat(stats.statementBytes.get()).isZero();
+  }
+
+  @Test
+  void theShapesEachConnectionUsedAreCappedAndPaidForFromTheSharedBudget() throws Exception {
+    // Found in review: two unbounded per-connection sets of used shapes, 364 KiB a connection.
+    ProxyStats stats = new ProxyStats();
+    ProfileRecorder recorder = new ProfileRecorder(RecorderSettings.defaults().withMaxShapes(20_000));
+    long total = 64L << 20;
+    TrackerHarness h = new TrackerHarness(recorder, stats);
+    h.tracker.statementLimits(1L << 20, total);
+    h.loggedIn(CAPS);
+    for (int i = 0; i < 3000; i++) {
+      h.client(packet(0, concat(bytes(0x03), Wire.ascii("SELECT c" + i + " FROM t" + i))));
+      h.server(packet(1, Wire.ok(2)));
+    }
+    long cap = ProfileRecorder.MAX_SHAPES_PER_CONNECTION;
+    assertThat(stats.statementBytes.get()).isEqualTo(cap * SessionTracker.USED_SHAPE_ENTRY_BYTES);
+    // A budget with room for ten: the rest are not remembered, and nothing is lost but that set.
+    ProxyStats small = new ProxyStats();
+    TrackerHarness s = new TrackerHarness(recorder, small);
+    s.tracker.statementLimits(1L << 20, 10 * SessionTracker.USED_SHAPE_ENTRY_BYTES);
+    s.loggedIn(CAPS);
+    for (int i = 0; i < 100; i++) {
+      s.client(packet(0, concat(bytes(0x03), Wire.ascii("SELECT d" + i + " FROM u"))));
+      s.server(packet(1, Wire.ok(2)));
+    }
+    assertThat(small.statementBytes.get()).isEqualTo(10 * SessionTracker.USED_SHAPE_ENTRY_BYTES);
+    assertThat(recorder.snapshot().count(CommandType.QUERY)).isEqualTo(3100);
+    h.tracker.close();
+    s.tracker.close();
+    assertThat(stats.statementBytes.get()).isZero();
+    assertThat(small.statementBytes.get()).isZero();
   }
 
   @Test

@@ -196,6 +196,66 @@ class UpstreamTlsPasswordTest {
   }
 
   @Test
+  void anyAuthPacketOutsideTheChallengeResponseAllowlistIsRefusedBeforeTheClientAnswersIt()
+      throws Exception {
+    // Found in review: libmysqlclient takes a bare 0x04 for "perform full authentication", and
+    // Connector/J reads only the byte after 0x01, so 01 04 00 asks the same; an allowlist of what
+    // an exchange may contain, not a list of known requests, is what holds.
+    byte[][] requests = {
+      bytes(0x04), bytes(0x01, 0x04, 0x00), bytes(0x01, 0x04, 0x04), bytes(0x01), bytes(0x01, 0x03, 0x00),
+      bytes(0x02), concat(bytes(0x01), Wire.ascii("-----BEGIN PUBLIC KEY-----")), new byte[0]
+    };
+    for (byte[] request : requests) {
+      TrackerHarness h = loggingIn("caching_sha2_password");
+      int toClientBefore = h.downstream.size();
+      assertThatThrownBy(() -> h.server(packet(2, request)))
+          .as("server auth packet %s", java.util.HexFormat.of().formatHex(request))
+          .isInstanceOf(ProtocolException.class)
+          .satisfies(e -> assertThat(((ProtocolException) e).code()).isEqualTo(Packets.ER_ACCESS_DENIED));
+      assertThat(h.downstream.size()).as("nothing of it reached the client").isEqualTo(toClientBefore);
+      assertNoSecretUpstream(h);
+    }
+    // The fast path's success (exactly 01 03) and the OK after it are relayed.
+    TrackerHarness ok = loggingIn("caching_sha2_password");
+    // (renumbered for the client, which counted its SSLRequest)
+    assertThat(ok.server(packet(2, bytes(0x01, 0x03)))).isEqualTo(packet(3, bytes(0x01, 0x03)));
+    ok.server(packet(3, Wire.ok(2)));
+    assertThat(ok.tracker.inCommandPhase()).isTrue();
+    // And during COM_CHANGE_USER as at login.
+    TrackerHarness h = loggedIn();
+    h.client(packet(0, changeUser(new byte[32], "caching_sha2_password")));
+    assertThatThrownBy(() -> h.server(packet(1, bytes(0x04)))).isInstanceOf(ProtocolException.class);
+  }
+
+  @Test
+  void aChangeUserArrivingInPiecesIsCheckedBeforeAnyOfItGoesUpstream() throws Exception {
+    // Found in review: command packets streamed through, so the password (which comes before the
+    // plugin name in COM_CHANGE_USER) left in the first read. Guarded, a command packet is held
+    // until it is whole.
+    TrackerHarness h = loggedIn();
+    byte[] wire = packet(0, changeUser(CLEAR, "mysql_clear_password"));
+    int cut = 4 + 1 + "other".length() + 1 + 1 + SECRET.length() + 2;
+    assertThat(h.client(java.util.Arrays.copyOfRange(wire, 0, cut))).isEmpty();
+    assertThatThrownBy(() -> h.client(java.util.Arrays.copyOfRange(wire, cut, wire.length)))
+        .isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("'mysql_clear_password'");
+    assertNoSecretUpstream(h);
+    // One too long to hold is refused at its first payload byte: at most its header moved.
+    TrackerHarness big = loggedIn();
+    byte[] longChangeUser = concat(bytes(0x11), Wire.nul("other"), bytes(CLEAR.length), CLEAR,
+        Wire.nul("d".repeat(SessionTracker.MAX_HANDSHAKE_PACKET)), Wire.int2(45), Wire.nul("mysql_clear_password"));
+    assertThatThrownBy(() -> big.client(packet(0, longChangeUser)))
+        .isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("COM_CHANGE_USER longer than");
+    assertNoSecretUpstream(big);
+    // A query arriving in pieces is held too and then relayed whole, unchanged.
+    TrackerHarness q = loggedIn();
+    byte[] query = packet(0, concat(bytes(0x03), Wire.ascii("SELECT 1")));
+    assertThat(q.client(java.util.Arrays.copyOfRange(query, 0, 6))).isEmpty();
+    assertThat(q.client(java.util.Arrays.copyOfRange(query, 6, query.length))).isEqualTo(query);
+  }
+
+  @Test
   void preferredWithAServerThatOffersNoTlsIsGuardedAndSaysWhy() throws Exception {
     TrackerHarness h = new TrackerHarness(true, UpstreamTls.Mode.PREFERRED);
     h.server(packet(0, Wire.greeting("8.0.36", CAPS, "mysql_native_password"))); // no CLIENT_SSL
@@ -288,17 +348,18 @@ class UpstreamTlsPasswordTest {
   }
 
   @Test
-  void aChangeUserWhosePluginNameIsCutOffByTheCaptureLimitIsRefused() throws Exception {
+  void aChangeUserWhosePluginNameLiesPastTheCommandCaptureIsReadWholeAndRefused() throws Exception {
     TrackerHarness h = loggedIn();
-    // The name starts 21 bytes before the 64 KiB captured of a command: what is seen of it is
-    // exactly "mysql_native_password", but the client named something longer.
+    // The name starts 21 bytes before the 64 KiB a command's head captures: what that head holds
+    // of it is exactly "mysql_native_password". Guarded, the packet is held whole, so the whole
+    // (longer) name is what is checked.
     int dbLength = SessionTracker.SQL_CAPTURE_LIMIT - 21 - 31;
     byte[] changeUser =
         concat(bytes(0x11), Wire.nul("other"), bytes(20), new byte[20], Wire.nul("d".repeat(dbLength)),
             Wire.int2(45), Wire.nul("mysql_native_password_or_rather_not"), CLEAR);
     assertThatThrownBy(() -> h.client(packet(0, changeUser)))
         .isInstanceOf(ProtocolException.class)
-        .hasMessageContaining("'mysql_native_password...(truncated)'");
+        .hasMessageContaining("'mysql_native_password_or_rather_not'");
     assertNoSecretUpstream(h);
   }
 
