@@ -35,6 +35,23 @@ final class ForkedJvm {
   }
 
   static Result runWithAgent(String agentOptions, Class<?> main, String... args) throws Exception {
+    Path out = Files.createTempFile("forked-jvm", ".out");
+    try {
+      Process p = startWithAgent(agentOptions, out, main, args);
+      if (!p.waitFor(180, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        throw new AssertionError("forked JVM did not finish in 180 s: " + p.info().commandLine()
+            + "\n" + Files.readString(out, StandardCharsets.UTF_8));
+      }
+      return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
+    } finally {
+      Files.deleteIfExists(out);
+    }
+  }
+
+  /** Starts the JVM and returns at once; its stdout and stderr go to {@code output}. */
+  static Process startWithAgent(String agentOptions, Path output, Class<?> main, String... args)
+      throws Exception {
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
     String appClasses = Paths.get(main.getProtectionDomain().getCodeSource().getLocation().toURI())
         .toString();
@@ -45,17 +62,6 @@ final class ForkedJvm {
     cmd.add(appClasses + File.pathSeparator + jar(DRIVER_JAR));
     cmd.add(main.getName());
     cmd.addAll(Arrays.asList(args));
-    Path out = Files.createTempFile("forked-jvm", ".out");
-    try {
-      Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-      if (!p.waitFor(180, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new AssertionError("forked JVM did not finish in 180 s: " + cmd + "\n"
-            + Files.readString(out, StandardCharsets.UTF_8));
-      }
-      return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
-    } finally {
-      Files.deleteIfExists(out);
-    }
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(output.toFile()).start();
   }
 }

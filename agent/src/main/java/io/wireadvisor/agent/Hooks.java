@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The entry points the advice inlined into Connector/J calls. Only JDK types cross this boundary
@@ -65,21 +64,6 @@ public final class Hooks {
   private static final ConnectionTable CONNECTIONS = new ConnectionTable();
   private static final ConcurrentHashMap<String, Source> SOURCES = new ConcurrentHashMap<>();
   private static final int MAX_SOURCES = 256;
-
-  /** Monotonic per-type counters for meters (never reset, unlike the window). */
-  static final LongAdder[] METER_COUNTS = new LongAdder[CommandType.values().length];
-  static final LongAdder[] METER_NANOS = new LongAdder[CommandType.values().length];
-  static final LongAdder[] METER_PROBES = new LongAdder[io.wireadvisor.sql.ProbeKind.values().length];
-
-  static {
-    for (int i = 0; i < METER_COUNTS.length; i++) {
-      METER_COUNTS[i] = new LongAdder();
-      METER_NANOS[i] = new LongAdder();
-    }
-    for (int i = 0; i < METER_PROBES.length; i++) {
-      METER_PROBES[i] = new LongAdder();
-    }
-  }
 
   private Hooks() {}
 
@@ -154,8 +138,6 @@ public final class Hooks {
     CommandType type = CommandType.fromCode(code);
     Window w = window;
     w.recorder.command(type, latency);
-    METER_COUNTS[type.ordinal()].increment();
-    METER_NANOS[type.ordinal()].add(latency);
 
     ConnState conn = CONNECTIONS.getOrCreate(protocol);
     if (conn != null && conn.closed) {
@@ -280,7 +262,6 @@ public final class Hooks {
     Classification c = shape.classification();
     if (c.isProbe()) {
       w.recorder.probe(c.probe(), Causes.current());
-      METER_PROBES[c.probe().ordinal()].increment();
     }
   }
 
@@ -297,8 +278,6 @@ public final class Hooks {
     long latency = System.nanoTime() - startNanos;
     Window w = window;
     w.recorder.command(CommandType.QUIT, latency);
-    METER_COUNTS[CommandType.QUIT.ordinal()].increment();
-    METER_NANOS[CommandType.QUIT.ordinal()].add(latency);
     ConnState conn = CONNECTIONS.get(protocol);
     if (conn != null) {
       if (!conn.closed) {

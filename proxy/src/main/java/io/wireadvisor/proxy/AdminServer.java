@@ -103,7 +103,7 @@ final class AdminServer implements AutoCloseable {
   static AdminServer start(String host, int port, WireProxy proxy, ProxyLimits limits)
       throws IOException {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    new ProxyMetrics(proxy).bindTo(registry);
+    ProxyMetrics.bind(proxy, registry);
     EventLoopGroup group =
         new MultiThreadIoEventLoopGroup(
             1,

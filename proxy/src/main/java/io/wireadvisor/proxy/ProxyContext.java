@@ -27,6 +27,11 @@ final class ProxyContext {
     this.instance = listenAddress;
   }
 
+  /** The bound listen address, {@code host:port}: the {@code instance} of profile and metrics. */
+  String instance() {
+    return instance;
+  }
+
   /** The upstream's version from a greeting: names the profile's source (once). */
   void serverVersion(String version) {
     if (sourceKnown.compareAndSet(false, true)) {

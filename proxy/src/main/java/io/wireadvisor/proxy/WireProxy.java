@@ -143,6 +143,11 @@ public final class WireProxy implements AutoCloseable {
     return context.recorder.snapshot();
   }
 
+  /** The bound listen address, {@code host:port}: names this proxy in its profile and metrics. */
+  String instance() {
+    return context.instance();
+  }
+
   /** The Netty transport in use: {@code epoll} or {@code nio}. */
   public String transport() {
     return context.transport.name();

@@ -7,6 +7,7 @@ import io.wireadvisor.profile.ProfileJson;
 import io.wireadvisor.profile.Source;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.testkit.DatabaseServer;
+import io.wireadvisor.testkit.PrometheusText;
 import io.wireadvisor.testkit.RealDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -16,8 +17,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -74,11 +73,19 @@ class AdminEndpointIT {
 
       HttpResponse<String> metrics = get(base + "/metrics");
       assertThat(metrics.statusCode()).isEqualTo(200);
-      assertThat(metricValue(metrics.body(), "wireadvisor_proxy_commands_total\\{type=\"com_stmt_execute\"\\}"))
+      PrometheusText m = PrometheusText.parse(metrics.body());
+      String instance = p.proxy.instance();
+      assertThat(
+              m.value(
+                  "wireadvisor_commands_total",
+                  "collector", "proxy", "instance", instance, "type", "stmt_execute"))
           .isEqualTo(5.0);
-      assertThat(metricValue(metrics.body(), "wireadvisor_proxy_connections_accepted_total"))
+      assertThat(m.value("wireadvisor_proxy_connections_accepted_total", "instance", instance))
           .isEqualTo(1.0);
-      assertThat(metrics.body()).contains("wireadvisor_proxy_command_latency_seconds");
+      assertThat(
+              m.value(
+                  "wireadvisor_command_latency_seconds_bucket", "type", "stmt_execute", "le", "+Inf"))
+          .isEqualTo(5.0);
 
       for (String format : new String[] {"text", "markdown", "json", "html"}) {
         HttpResponse<String> report = get(base + "/report?format=" + format);
@@ -108,11 +115,5 @@ class AdminEndpointIT {
 
   private HttpResponse<String> get(String url) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static double metricValue(String body, String nameAndLabels) {
-    Matcher m = Pattern.compile("(?m)^" + nameAndLabels + " ([0-9.eE+-]+)$").matcher(body);
-    assertThat(m.find()).as("metric %s in\n%s", nameAndLabels, body).isTrue();
-    return Double.parseDouble(m.group(1));
   }
 }

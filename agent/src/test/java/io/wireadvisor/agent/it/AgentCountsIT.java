@@ -25,6 +25,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -237,12 +238,22 @@ class AgentCountsIT {
       assertThat(window.totalCommands()).isPositive();
       if (scraped != null) {
         // The meters count the same commands (nothing ran between the dump and the scrape).
-        for (CommandType t : new CommandType[] {CommandType.QUERY, CommandType.STMT_EXECUTE, CommandType.STMT_PREPARE}) {
-          assertThat(scraped).contains("wireadvisor_commands_total{type=\"" + t.wireName() + "\"} " + window.count(t) + "\n");
+        io.wireadvisor.testkit.PrometheusText m = io.wireadvisor.testkit.PrometheusText.parse(scraped);
+        for (CommandType t : io.wireadvisor.metrics.ProfileCollector.ALWAYS) {
+          String type = t.wireName().substring(4).toLowerCase(Locale.ROOT);
+          assertThat(m.value("wireadvisor_commands_total", "collector", "agent", "type", type))
+              .as("wireadvisor_commands_total %s", type).isEqualTo(window.count(t));
         }
-        assertThat(scraped).contains("wireadvisor_active 1\n").contains("wireadvisor_command_latency_seconds_sum{type=\"COM_QUERY\"}");
+        for (CommandType t : window.commands().keySet()) {
+          String type = t.wireName().substring(4).toLowerCase(Locale.ROOT);
+          assertThat(m.value("wireadvisor_commands_total", "collector", "agent", "type", type))
+              .as("wireadvisor_commands_total %s", type).isEqualTo(window.count(t));
+        }
+        assertThat(m.value("wireadvisor_active", "collector", "agent")).isEqualTo(1.0);
+        assertThat(m.value("wireadvisor_command_latency_seconds_bucket", "type", "query", "le", "+Inf"))
+            .isEqualTo(window.count(CommandType.QUERY));
         // The aborted connection is closed already (it is still reachable: not the GC's doing).
-        assertThat(scraped).contains("wireadvisor_connections " + connections + "\n");
+        assertThat(m.value("wireadvisor_connections", "collector", "agent")).isEqualTo(connections);
       }
       if (scenario.equals("abort")) {
         // Aborted: no COM_QUIT sent or counted (on MariaDB a COM_QUIT would also have shown in
