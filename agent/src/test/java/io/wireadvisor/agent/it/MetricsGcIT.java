@@ -1,5 +1,6 @@
 package io.wireadvisor.agent.it;
 
+import io.wireadvisor.metrics.ProfileMetricsAssert;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.wireadvisor.profile.CommandType;

@@ -1,4 +1,4 @@
-package io.wireadvisor.proxy;
+package io.wireadvisor.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,7 +22,7 @@ import java.util.Set;
  * Asserts that every counter of a {@code /metrics} body equals the corresponding count of a
  * profile, computed here from the profile's own fields (not by the code under test).
  */
-final class ProfileMetricsAssert {
+public final class ProfileMetricsAssert {
   private static final Set<StatementKind> BUSINESS =
       EnumSet.of(
           StatementKind.SELECT,
@@ -34,7 +34,7 @@ final class ProfileMetricsAssert {
 
   private ProfileMetricsAssert() {}
 
-  static void assertEveryCounterEquals(
+  public static void assertEveryCounterEquals(
       TrafficProfile p, PrometheusText m, String collector, String instance) {
     String[] who = {"collector", collector, "instance", instance};
     for (CommandType type : CommandType.values()) {
