@@ -1,19 +1,53 @@
 package io.wireadvisor.advisor;
 
+import io.wireadvisor.profile.Histogram;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
-/** The result of {@link Advisor#analyze}: a profile summary and the recommendations, in rule order. */
+/**
+ * The result of {@link Advisor#analyze}: a profile summary, the recommendations (ranked by the
+ * time they are estimated to save, then by severity), the first screen's {@link Outlook}, the
+ * statements ranked by time, the judgments withheld for lack of evidence, and the latency
+ * distribution per wire command.
+ */
 public final class Analysis {
   private final ProfileSummary profile;
   private final String server;
   private final List<Recommendation> recommendations;
+  private final Outlook outlook;
+  private final List<StatementTime> topStatements;
+  private final List<Withheld> withheld;
+  private final Map<String, Histogram> commandLatency;
 
   public Analysis(ProfileSummary profile, String server, List<Recommendation> recommendations) {
+    this(
+        profile,
+        server,
+        recommendations,
+        null,
+        Collections.<StatementTime>emptyList(),
+        Collections.<Withheld>emptyList(),
+        Collections.<String, Histogram>emptyMap());
+  }
+
+  public Analysis(
+      ProfileSummary profile,
+      String server,
+      List<Recommendation> recommendations,
+      Outlook outlook,
+      List<StatementTime> topStatements,
+      List<Withheld> withheld,
+      Map<String, Histogram> commandLatency) {
     this.profile = profile;
     this.server = server;
     this.recommendations = Collections.unmodifiableList(new ArrayList<>(recommendations));
+    this.outlook = outlook;
+    this.topStatements = Collections.unmodifiableList(new ArrayList<>(topStatements));
+    this.withheld = Collections.unmodifiableList(new ArrayList<>(withheld));
+    this.commandLatency = Collections.unmodifiableMap(new LinkedHashMap<>(commandLatency));
   }
 
   public ProfileSummary profile() {
@@ -25,8 +59,53 @@ public final class Analysis {
     return server;
   }
 
+  /** The recommendations, most time saved first (then by severity). */
   public List<Recommendation> recommendations() {
     return recommendations;
+  }
+
+  /** The first screen's answer; null only for an analysis built without one. */
+  public Outlook outlook() {
+    return outlook;
+  }
+
+  /** Statement shapes by time spent, most first (at most the report's top N). */
+  public List<StatementTime> topStatements() {
+    return topStatements;
+  }
+
+  /** Judgments withheld for lack of traffic, with what each needs. */
+  public List<Withheld> withheld() {
+    return withheld;
+  }
+
+  /** Latency distribution per wire command name ({@code COM_QUERY}, ...), probes included. */
+  public Map<String, Histogram> commandLatency() {
+    return commandLatency;
+  }
+
+  /**
+   * Every recommendation's change together: JDBC properties (a later recommendation's value for
+   * the same property wins), pool settings, SQL and notes, in recommendation order.
+   */
+  public Change combinedChange() {
+    Change.Builder b = Change.builder();
+    for (Recommendation r : recommendations) {
+      Change c = r.change();
+      for (Map.Entry<String, String> e : c.jdbcProperties().entrySet()) {
+        b.jdbc(e.getKey(), e.getValue());
+      }
+      for (Map.Entry<String, String> e : c.poolSettings().entrySet()) {
+        b.pool(e.getKey(), e.getValue());
+      }
+      for (String s : c.sql()) {
+        b.sql(s);
+      }
+      for (String n : c.notes()) {
+        b.note(n);
+      }
+    }
+    return b.build();
   }
 
   /** The recommendation of a rule, or null when it did not fire. */

@@ -16,6 +16,7 @@ public final class Recommendation {
   private final String risk;
   private final String verify;
   private final List<Expectation> expectations;
+  private final Saving saving;
 
   private Recommendation(Builder b) {
     this.id = Objects.requireNonNull(b.id, "id");
@@ -27,6 +28,7 @@ public final class Recommendation {
     this.risk = b.risk == null ? "" : b.risk;
     this.verify = b.verify == null ? "" : b.verify;
     this.expectations = Collections.unmodifiableList(new ArrayList<>(b.expectations));
+    this.saving = b.saving;
   }
 
   public static Builder builder(String id, String title, Severity severity) {
@@ -73,6 +75,11 @@ public final class Recommendation {
     return expectations;
   }
 
+  /** The estimated saving in round trips and time, or null when the rule cannot estimate one. */
+  public Saving saving() {
+    return saving;
+  }
+
   @Override
   public String toString() {
     return id + " (" + severity + "): " + title;
@@ -89,6 +96,7 @@ public final class Recommendation {
     private String risk;
     private String verify;
     private final List<Expectation> expectations = new ArrayList<>();
+    private Saving saving;
 
     Builder(String id, String title, Severity severity) {
       this.id = id;
@@ -123,6 +131,11 @@ public final class Recommendation {
 
     public Builder expect(Expectation e) {
       expectations.add(e);
+      return this;
+    }
+
+    public Builder saving(Saving saving) {
+      this.saving = saving;
       return this;
     }
 

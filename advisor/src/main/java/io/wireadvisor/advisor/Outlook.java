@@ -1,0 +1,115 @@
+package io.wireadvisor.advisor;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The first screen's answer: round trips per business statement now and after the advice, the
+ * estimated time saved, the server and the window.
+ *
+ * <p>Filled by {@link Advisor} (issue 14); read by every report.
+ */
+public final class Outlook {
+  private final double windowSeconds;
+  private final String server;
+  private final ServerKind serverKind;
+  private final long businessStatements;
+  private final Map<String, Long> commandsNow;
+  private final Map<String, Long> commandsAfter;
+  private final double measuredSeconds;
+  private final double secondsSaved;
+
+  /** Which kind of server the profile (or inspection) says it is. */
+  public enum ServerKind {
+    TIDB,
+    MYSQL,
+    MARIADB,
+    UNKNOWN
+  }
+
+  /**
+   * @param windowSeconds the profile's window
+   * @param server one line naming the server (version), from inspection or the profile; may be
+   *     null when neither says
+   * @param serverKind which kind of server
+   * @param businessStatements business statements executed in the window (probes excluded)
+   * @param commandsNow wire commands in the window by type, probes split out under the key
+   *     {@code "probes"} (so a {@code COM_QUERY} bar holds business queries only)
+   * @param commandsAfter the same after every recommendation is applied (estimated)
+   * @param measuredSeconds time the application spent on wire commands in the window
+   * @param secondsSaved estimated time saved in the window by all recommendations together
+   */
+  public Outlook(
+      double windowSeconds,
+      String server,
+      ServerKind serverKind,
+      long businessStatements,
+      Map<String, Long> commandsNow,
+      Map<String, Long> commandsAfter,
+      double measuredSeconds,
+      double secondsSaved) {
+    this.windowSeconds = windowSeconds;
+    this.server = server;
+    this.serverKind = serverKind;
+    this.businessStatements = businessStatements;
+    this.commandsNow = Collections.unmodifiableMap(new LinkedHashMap<>(commandsNow));
+    this.commandsAfter = Collections.unmodifiableMap(new LinkedHashMap<>(commandsAfter));
+    this.measuredSeconds = measuredSeconds;
+    this.secondsSaved = Math.max(0, secondsSaved);
+  }
+
+  public double windowSeconds() {
+    return windowSeconds;
+  }
+
+  /** May be null. */
+  public String server() {
+    return server;
+  }
+
+  public ServerKind serverKind() {
+    return serverKind;
+  }
+
+  public long businessStatements() {
+    return businessStatements;
+  }
+
+  public Map<String, Long> commandsNow() {
+    return commandsNow;
+  }
+
+  public Map<String, Long> commandsAfter() {
+    return commandsAfter;
+  }
+
+  public double measuredSeconds() {
+    return measuredSeconds;
+  }
+
+  public double secondsSaved() {
+    return secondsSaved;
+  }
+
+  /** Wire round trips per business statement now (0 when there were none). */
+  public double roundTripsPerStatementNow() {
+    return perStatement(commandsNow);
+  }
+
+  /** Estimated wire round trips per business statement after the advice. */
+  public double roundTripsPerStatementAfter() {
+    return perStatement(commandsAfter);
+  }
+
+  private double perStatement(Map<String, Long> commands) {
+    if (businessStatements == 0) {
+      return 0;
+    }
+    long sum = 0;
+    for (long v : commands.values()) {
+      sum += v;
+    }
+    return (double) sum / businessStatements;
+  }
+}

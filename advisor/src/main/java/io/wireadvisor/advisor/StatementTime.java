@@ -1,0 +1,131 @@
+package io.wireadvisor.advisor;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One statement shape ranked by the time the application spent on it (count &times; latency):
+ * the rows of the report's "top statements by time".
+ *
+ * <p>Filled by {@link Advisor} (issue 14); read by every report.
+ */
+public final class StatementTime {
+  private final String digest;
+  private final String tidbDigest;
+  private final String text;
+  private final String kind;
+  private final long executions;
+  private final Map<String, Long> commands;
+  private final long probes;
+  private final double seconds;
+  private final double share;
+  private final int maxSqlLength;
+  private final int sqlLimit;
+
+  /**
+   * @param digest the profile's own shape digest
+   * @param tidbDigest TiDB's digest of the same statement ({@code STATEMENT_DIGEST()}), or null
+   *     when no TiDB was inspected
+   * @param text the whole shape text, already redacted (never cut)
+   * @param kind statement kind, e.g. {@code SELECT}
+   * @param executions business executions of the shape
+   * @param commands wire commands of this shape by command name ({@code COM_QUERY},
+   *     {@code COM_STMT_PREPARE}, {@code COM_STMT_EXECUTE}, {@code COM_STMT_CLOSE}, ...), in that
+   *     order
+   * @param probes session-variable probes attributed to this shape (0 when none)
+   * @param seconds time the application spent on the shape in the window
+   * @param share seconds over the whole profile's measured time, 0..1
+   * @param maxSqlLength longest SQL text of the shape, in characters
+   * @param sqlLimit the effective {@code prepStmtCacheSqlLimit} the length is judged against
+   */
+  public StatementTime(
+      String digest,
+      String tidbDigest,
+      String text,
+      String kind,
+      long executions,
+      Map<String, Long> commands,
+      long probes,
+      double seconds,
+      double share,
+      int maxSqlLength,
+      int sqlLimit) {
+    this.digest = digest;
+    this.tidbDigest = tidbDigest;
+    this.text = text;
+    this.kind = kind;
+    this.executions = executions;
+    this.commands = Collections.unmodifiableMap(new LinkedHashMap<>(commands));
+    this.probes = probes;
+    this.seconds = seconds;
+    this.share = share;
+    this.maxSqlLength = maxSqlLength;
+    this.sqlLimit = sqlLimit;
+  }
+
+  public String digest() {
+    return digest;
+  }
+
+  /** TiDB's digest, or null. */
+  public String tidbDigest() {
+    return tidbDigest;
+  }
+
+  public String text() {
+    return text;
+  }
+
+  public String kind() {
+    return kind;
+  }
+
+  public long executions() {
+    return executions;
+  }
+
+  public Map<String, Long> commands() {
+    return commands;
+  }
+
+  public long probes() {
+    return probes;
+  }
+
+  public double seconds() {
+    return seconds;
+  }
+
+  public double share() {
+    return share;
+  }
+
+  public int maxSqlLength() {
+    return maxSqlLength;
+  }
+
+  public int sqlLimit() {
+    return sqlLimit;
+  }
+
+  /** True when the shape is longer than the statement-cache limit (never cached client-side). */
+  public boolean aboveSqlLimit() {
+    return maxSqlLength > sqlLimit;
+  }
+
+  /** "QUERY", "PREPARE/EXECUTE/CLOSE", "EXECUTE" ...: the wire pattern in short. */
+  public String wirePattern() {
+    StringBuilder sb = new StringBuilder();
+    for (Map.Entry<String, Long> e : commands.entrySet()) {
+      if (e.getValue() > 0) {
+        if (sb.length() > 0) {
+          sb.append('/');
+        }
+        String name = e.getKey();
+        sb.append(name.startsWith("COM_STMT_") ? name.substring(9) : name.replace("COM_", ""));
+      }
+    }
+    return sb.toString();
+  }
+}
