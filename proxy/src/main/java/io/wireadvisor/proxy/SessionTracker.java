@@ -1,11 +1,13 @@
 package io.wireadvisor.proxy;
 
 import io.wireadvisor.profile.CommandType;
-import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.ProfileRecorder.ConnectionHandle;
 import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
+import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.Via;
 import io.wireadvisor.sql.ProbeKind;
+import io.wireadvisor.wire.Bytes;
+import io.wireadvisor.wire.QueryAttributes;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.function.Consumer;
@@ -488,7 +490,7 @@ final class SessionTracker {
     if (length < 4) {
       throw ProtocolException.malformed("handshake response of " + length + " bytes");
     }
-    int caps = Packets.int32(head, 0);
+    int caps = Bytes.int32(head, 0);
     if ((caps & Capabilities.CLIENT_SSL) != 0) {
       if (!tlsOffered) {
         throw new ProtocolException(
@@ -631,7 +633,7 @@ final class SessionTracker {
     switch (type) {
       case QUERY:
         {
-          int offset = QueryPacket.sqlOffset(head, headLength, queryAttributes);
+          int offset = QueryAttributes.sqlOffset(head, headLength, queryAttributes);
           if (offset > 0) {
             p.shape = recorder.shape(QueryPacket.sql(head, offset, headLength));
             p.via = Via.TEXT_EXECUTES;
@@ -668,7 +670,7 @@ final class SessionTracker {
     p.via = via;
     p.shape = statement(head, headLength, false);
     // MariaDB clients pipeline PREPARE and EXECUTE(-1): resolved when the EXECUTE's turn comes.
-    p.lastPrepared = Packets.int32(head, 1) == LAST_PREPARED_ID;
+    p.lastPrepared = Bytes.int32(head, 1) == LAST_PREPARED_ID;
     if (p.shape != null && via == Via.EXECUTES && !p.lastPrepared) {
       used(p.shape);
     }
@@ -681,7 +683,7 @@ final class SessionTracker {
       throw ProtocolException.malformed(
           CommandType.fromCode(head[0]).wireName() + " without a statement id");
     }
-    int id = Packets.int32(head, 1);
+    int id = Bytes.int32(head, 1);
     if (id == LAST_PREPARED_ID) {
       return lastPrepared;
     }
@@ -951,8 +953,8 @@ final class SessionTracker {
       if (p >= length) {
         return "(unreadable)";
       }
-      int size = Packets.lenencSize(head[p] & 0xff);
-      long n = size < 0 || p + size > length ? -1 : Packets.lenenc(head, p, length);
+      int size = Bytes.lenencSize(head[p] & 0xff);
+      long n = size < 0 || p + size > length ? -1 : Bytes.lenenc(head, p, length);
       if (n < 0 || n > length) {
         return "(unreadable)";
       }
@@ -1055,11 +1057,11 @@ final class SessionTracker {
       return;
     }
     int lowerAt = p;
-    int caps = Packets.uint16(head, lowerAt);
+    int caps = Bytes.uint16(head, lowerAt);
     int upperAt = -1;
     if (p + 2 + 1 + 2 + 2 <= length) {
       upperAt = p + 2 + 1 + 2;
-      caps |= Packets.uint16(head, upperAt) << 16;
+      caps |= Bytes.uint16(head, upperAt) << 16;
     }
     boolean serverOffersTls = (caps & Capabilities.CLIENT_SSL) != 0;
     if (upstreamMode.requiresTls() && !serverOffersTls) {
@@ -1174,13 +1176,13 @@ final class SessionTracker {
           clientInLocalInfile = true;
           clientExpectedSeq = serverNextSeq;
         } else {
-          long columns = Packets.lenenc(head, 0, headLength);
+          long columns = Bytes.lenenc(head, 0, headLength);
           if (columns <= 0) {
             unparseable();
             return;
           }
           boolean metadata = true;
-          int at = Packets.lenencSize(first);
+          int at = Bytes.lenencSize(first);
           if (optionalMetadata && at < headLength) {
             metadata = head[at] != 0;
           }
@@ -1214,9 +1216,9 @@ final class SessionTracker {
         return;
       case PREPARE:
         if (first == Packets.OK && headLength >= 12) {
-          int id = Packets.int32(head, 1);
-          preparedColumns = Packets.uint16(head, 5);
-          int params = Packets.uint16(head, 7);
+          int id = Bytes.int32(head, 1);
+          preparedColumns = Bytes.uint16(head, 5);
+          int params = Bytes.uint16(head, 7);
           preparedMetadata = !(optionalMetadata && headLength > 12 && head[12] == 0);
           prepared(id, p);
           if (preparedMetadata && params > 0) {
@@ -1407,16 +1409,16 @@ final class SessionTracker {
       if (p >= headLength) {
         return 0;
       }
-      int size = Packets.lenencSize(head[p] & 0xff);
+      int size = Bytes.lenencSize(head[p] & 0xff);
       if (size < 0) {
         return 0;
       }
       p += size;
     }
-    return p + 2 <= headLength ? Packets.uint16(head, p) : 0;
+    return p + 2 <= headLength ? Bytes.uint16(head, p) : 0;
   }
 
   private static int eofStatus(byte[] head, int headLength) {
-    return headLength >= 5 ? Packets.uint16(head, 3) : 0;
+    return headLength >= 5 ? Bytes.uint16(head, 3) : 0;
   }
 }

@@ -1,5 +1,6 @@
 package io.wireadvisor.proxy;
 
+import io.wireadvisor.wire.Bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -154,7 +155,7 @@ class FaultsIT {
           byte[] reply = raw.readPacket();
           assertThat(reply).isNotNull();
           assertThat(reply[0] & 0xff).isEqualTo(0xff);
-          assertThat(Packets.uint16(reply, 1)).as("error code for case %d", i).isEqualTo(codes[i]);
+          assertThat(Bytes.uint16(reply, 1)).as("error code for case %d", i).isEqualTo(codes[i]);
           assertThat(new String(reply, 9, reply.length - 9)).contains("wire-advisor proxy closed");
           assertThat(raw.closedByPeer()).isTrue();
         }

@@ -1,5 +1,6 @@
 package io.wireadvisor.proxy;
 
+import io.wireadvisor.wire.Bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.wireadvisor.testkit.DatabaseServer;
@@ -113,7 +114,7 @@ class HostileClientsIT {
         byte[] err = c.readPacket();
         assertThat(err).isNotNull();
         assertThat(err[0] & 0xff).isEqualTo(0xff);
-        assertThat(Packets.uint16(err, 1)).isEqualTo(Packets.ER_MALFORMED_PACKET);
+        assertThat(Bytes.uint16(err, 1)).isEqualTo(Packets.ER_MALFORMED_PACKET);
         assertThat(c.closedByPeer()).isTrue();
         c.close();
       }
@@ -168,7 +169,7 @@ class HostileClientsIT {
         byte[] err = refused.readPacket();
         assertThat(refused.lastSeq).isZero();
         assertThat(err[0] & 0xff).isEqualTo(0xff);
-        assertThat(Packets.uint16(err, 1)).isEqualTo(1040);
+        assertThat(Bytes.uint16(err, 1)).isEqualTo(1040);
         assertThat(new String(err, 3, err.length - 3, java.nio.charset.StandardCharsets.UTF_8))
             .isEqualTo("Too many connections");
         assertThat(refused.closedByPeer()).isTrue();
@@ -198,7 +199,7 @@ class HostileClientsIT {
         err = c.readPacket(); // ...unless the deadline came first: the ERR replaces it
       }
       assertThat(err[0] & 0xff).isEqualTo(0xff);
-      assertThat(Packets.uint16(err, 1)).isEqualTo(Packets.ER_HANDSHAKE_ERROR);
+      assertThat(Bytes.uint16(err, 1)).isEqualTo(Packets.ER_HANDSHAKE_ERROR);
       assertThat(c.closedByPeer()).isTrue();
       assertThat(System.nanoTime() - start).isLessThan(5_000_000_000L);
       FaultsIT.waitFor(proxy::clientConnections, 0);

@@ -1,5 +1,6 @@
 package io.wireadvisor.proxy;
 
+import io.wireadvisor.wire.QueryAttributes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
@@ -183,7 +184,7 @@ class ProxyPropertiesTest {
   @Property(tries = 1000)
   void queryPacketNeverThrowsOnAnyHead(@ForAll @Size(min = 1, max = 300) byte[] head,
       @ForAll boolean attributes) {
-    int offset = QueryPacket.sqlOffset(head, head.length, attributes);
+    int offset = QueryAttributes.sqlOffset(head, head.length, attributes);
     assertThat(offset).isBetween(-1, head.length);
     if (offset >= 1) {
       assertThat(QueryPacket.sql(head, offset, head.length)).isNotNull();
@@ -214,7 +215,7 @@ class ProxyPropertiesTest {
     int sqlStart = b.size();
     b.writeBytes(sql.getBytes(StandardCharsets.UTF_8));
     byte[] head = b.toByteArray();
-    assertThat(QueryPacket.sqlOffset(head, head.length, true)).isEqualTo(sqlStart);
+    assertThat(QueryAttributes.sqlOffset(head, head.length, true)).isEqualTo(sqlStart);
     // Bytes in equal bytes out: the SQL decoded is the SQL encoded.
     assertThat(QueryPacket.sql(head, sqlStart, head.length)).isEqualTo(sql);
   }

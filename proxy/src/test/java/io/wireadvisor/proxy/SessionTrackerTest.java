@@ -1,5 +1,6 @@
 package io.wireadvisor.proxy;
 
+import io.wireadvisor.wire.Bytes;
 import static io.wireadvisor.proxy.Wire.bytes;
 import static io.wireadvisor.proxy.Wire.concat;
 import static io.wireadvisor.proxy.Wire.packet;
@@ -70,7 +71,7 @@ class SessionTrackerTest {
     TrackerHarness h = new TrackerHarness(true);
     // The upstream offers no TLS; the proxy offers it.
     byte[] greeting = h.server(packet(0, Wire.greeting("8.0.36", CAPS, "mysql_native_password")));
-    assertThat(Packets.uint16(greeting, 4 + 1 + "8.0.36".length() + 1 + 4 + 8 + 1) & Capabilities.CLIENT_SSL)
+    assertThat(Bytes.uint16(greeting, 4 + 1 + "8.0.36".length() + 1 + 4 + 8 + 1) & Capabilities.CLIENT_SSL)
         .isNotZero();
     int tlsCaps = CAPS | Capabilities.CLIENT_SSL;
     byte[] sslRequest = concat(Wire.int4(tlsCaps), Wire.int4(1 << 24), bytes(33), new byte[23]);

@@ -1,4 +1,4 @@
-package io.wireadvisor.agent.internal;
+package io.wireadvisor.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,13 +6,13 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-class ComQueryTest {
+class QueryAttributesTest {
   private static final byte[] SQL = "SELECT 1".getBytes(StandardCharsets.UTF_8);
 
   @Test
   void withoutQueryAttributesSqlStartsAtByteOne() {
     byte[] p = packet(new byte[0]);
-    assertThat(ComQuery.sqlOffset(p, p.length, false)).isEqualTo(1);
+    assertThat(QueryAttributes.sqlOffset(p, p.length, false)).isEqualTo(1);
   }
 
   @Test
@@ -70,16 +70,16 @@ class ComQueryTest {
   void truncatedOrMalformedAttributesGiveMinusOneNeverThrow() {
     byte[] full = packet(new byte[] {2, 1, 0, 1, 8, 0, 1, 'a', 8, 0, 1, 'b'});
     for (int len = 1; len < full.length - SQL.length; len++) {
-      assertThat(ComQuery.sqlOffset(full, len, true)).isLessThanOrEqualTo(len);
+      assertThat(QueryAttributes.sqlOffset(full, len, true)).isLessThanOrEqualTo(len);
     }
     byte[] noBindFlag = packet(new byte[] {1, 1, 0, 0});
-    assertThat(ComQuery.sqlOffset(noBindFlag, noBindFlag.length, true)).isEqualTo(-1);
+    assertThat(QueryAttributes.sqlOffset(noBindFlag, noBindFlag.length, true)).isEqualTo(-1);
     byte[] undefinedLenenc = {3, (byte) 0xfb};
-    assertThat(ComQuery.sqlOffset(undefinedLenenc, 2, true)).isEqualTo(-1);
+    assertThat(QueryAttributes.sqlOffset(undefinedLenenc, 2, true)).isEqualTo(-1);
   }
 
   private static String sql(byte[] p) {
-    int off = ComQuery.sqlOffset(p, p.length, true);
+    int off = QueryAttributes.sqlOffset(p, p.length, true);
     assertThat(off).isPositive();
     return new String(p, off, p.length - off, StandardCharsets.UTF_8);
   }
