@@ -1,10 +1,9 @@
 package io.wireadvisor.agent;
 
-import io.wireadvisor.agent.internal.ComQuery;
+import io.wireadvisor.agent.internal.Causes;
 import io.wireadvisor.agent.internal.ConnDescription;
 import io.wireadvisor.agent.internal.ConnState;
 import io.wireadvisor.agent.internal.ConnectionTable;
-import io.wireadvisor.agent.internal.Causes;
 import io.wireadvisor.agent.internal.JdbcUrls;
 import io.wireadvisor.agent.internal.TextCache;
 import io.wireadvisor.agent.internal.Window;
@@ -15,6 +14,8 @@ import io.wireadvisor.profile.RecorderSettings;
 import io.wireadvisor.profile.Source;
 import io.wireadvisor.profile.Via;
 import io.wireadvisor.sql.Classification;
+import io.wireadvisor.wire.Bytes;
+import io.wireadvisor.wire.QueryAttributes;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -157,7 +158,7 @@ public final class Hooks {
     switch (type) {
       case QUERY:
         {
-          int off = ComQuery.sqlOffset(buf, len, queryAttributes);
+          int off = QueryAttributes.sqlOffset(buf, len, queryAttributes);
           if (off < 0) {
             return;
           }
@@ -185,12 +186,15 @@ public final class Hooks {
           TextCache.Entry e = w.texts.lookup(buf, 1, len);
           record(e.shape, Via.PREPARES, latency, failed);
           if (ch != null) {
-            ch.prepared(e.shape);
             if (!conn.registered) {
               business(conn, e.shape);
             }
+            // Only a PREPARE_OK gives the connection a statement (and a server-side cache entry):
+            // a failed prepare is counted as a command and an error, not as a prepared statement,
+            // exactly as the proxy counts it.
             if (!failed && response != null && response.length >= 5 && response[0] == 0) {
-              conn.statements.put(statementId(response), e.withoutBytes());
+              ch.prepared(e.shape);
+              conn.statements.put(Bytes.int32(response, 1), e.withoutBytes());
             }
           }
           return;
@@ -228,7 +232,7 @@ public final class Hooks {
     if (conn == null || len < 5) {
       return;
     }
-    int id = statementId(buf);
+    int id = Bytes.int32(buf, 1); // statement id at bytes 1..4
     TextCache.Entry e = close ? conn.statements.remove(id) : conn.statements.get(id);
     if (e == null) {
       // Prepared before the agent was attached: counted by type, not by shape.
@@ -263,11 +267,6 @@ public final class Hooks {
     if (c.isProbe()) {
       w.recorder.probe(c.probe(), Causes.current());
     }
-  }
-
-  /** Little-endian int at bytes 1..4: the statement id of a COM_STMT_* command or PREPARE_OK. */
-  private static int statementId(byte[] b) {
-    return (b[1] & 0xff) | (b[2] & 0xff) << 8 | (b[3] & 0xff) << 16 | (b[4] & 0xff) << 24;
   }
 
   /** COM_QUIT went out ({@code NativeProtocol.quit()} returned normally). */
