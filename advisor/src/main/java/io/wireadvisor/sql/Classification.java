@@ -4,8 +4,7 @@ import java.util.List;
 
 /**
  * What one SQL text is: its shape (digest), kind, tables and whether it is session chatter.
- * Immutable and safe to share; {@link ClassificationCache} hands out the same instance for the
- * same text.
+ * Immutable and safe to share (the recorder keeps one per shape).
  */
 public final class Classification {
   private final String digest;

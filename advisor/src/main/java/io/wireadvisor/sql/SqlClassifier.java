@@ -7,7 +7,8 @@ import java.util.Locale;
 /**
  * Classifies MySQL/TiDB SQL text: digest, kind, tables, session probe. A hand-written
  * single-pass lexer and a few linear walks over its tokens, no parser: it runs inside a
- * -javaagent and a proxy for every statement not already in a {@link ClassificationCache}.
+ * -javaagent and a proxy once per statement text they have not seen (the recorder keeps texts and
+ * shapes in byte-bounded maps).
  *
  * <p>Best effort by design: SQL it does not understand still gets a digest and kind
  * {@link StatementKind#OTHER}; nothing here throws.
@@ -34,7 +35,8 @@ public final class SqlClassifier {
       new java.util.concurrent.atomic.AtomicInteger();
 
   /**
-   * Classifies one statement without caching; use {@link ClassificationCache} on a hot path.
+   * Classifies one statement without caching; on a hot path callers look the text up first (the
+   * agent's {@code TextCache}, the recorder's shape map).
    * Reads at most {@link #PREFIX_CHARS} characters of it.
    *
    * @param sql the statement text as sent; null is treated as empty

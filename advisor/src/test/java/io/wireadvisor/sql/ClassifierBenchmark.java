@@ -19,8 +19,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
  * Cost of classifying one ORM-sized statement (~300 chars, the size that matters for
- * Connector/J's {@code prepStmtCacheSqlLimit}): a cache hit, a full uncached classification,
- * and normalization alone. Not a test; run by hand from the repository root:
+ * Connector/J's {@code prepStmtCacheSqlLimit}): a full classification and normalization alone.
+ * (The collectors classify a text once per shape: repeated texts are found in the recorder's
+ * byte-bounded text and shape maps, not classified again.) Not a test; run by hand from the repository root:
  *
  * <pre>
  * mvn -q -pl advisor -am test-compile dependency:build-classpath \
@@ -46,24 +47,15 @@ public class ClassifierBenchmark {
       + "order by a1_0.opened_at desc limit ?";
 
   private String sql;
-  private ClassificationCache cache;
 
   @Setup
   public void setup() {
-    // A distinct String instance, as a driver would hand over, so the hit pays for hashing once
-    // (String caches its hash) and for equals() against the stored key.
+    // A distinct String instance, as a driver would hand over.
     sql = new String(ORM_SQL.toCharArray());
-    cache = new ClassificationCache(1000);
-    cache.classify(ORM_SQL);
   }
 
   @Benchmark
-  public Classification cachedHit() {
-    return cache.classify(sql);
-  }
-
-  @Benchmark
-  public Classification uncachedClassify() {
+  public Classification classify() {
     return SqlClassifier.classify(sql);
   }
 
