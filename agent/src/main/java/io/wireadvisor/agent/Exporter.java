@@ -2,7 +2,7 @@ package io.wireadvisor.agent;
 
 import io.wireadvisor.advisor.Advisor;
 import io.wireadvisor.advisor.Analysis;
-import io.wireadvisor.agent.internal.SafeFiles;
+import io.wireadvisor.files.SafeFiles;
 import io.wireadvisor.profile.ProfileJson;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.report.Reports;

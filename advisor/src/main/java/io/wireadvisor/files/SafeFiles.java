@@ -1,4 +1,4 @@
-package io.wireadvisor.agent.internal;
+package io.wireadvisor.files;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -20,7 +20,7 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Writes the agent's files (profile, report) so that they can neither be read by other users nor
+ * Writes the collectors' files (profile, report, capture) so that they can neither be read by other users nor
  * be redirected by a planted link: the bytes go to a fresh file in the target's directory,
  * created exclusively ({@code CREATE_NEW}, {@code NOFOLLOW_LINKS}) with permissions 0600 where
  * the file system is POSIX, and that file is renamed onto the target. A rename replaces a
@@ -60,6 +60,39 @@ public final class SafeFiles {
     }
   }
 
+  /**
+   * Creates {@code target} as a new file, 0600 on POSIX, never following a link and never
+   * replacing an existing file, and opens it for writing: for files written over time (a
+   * capture), where write-then-rename cannot be used.
+   *
+   * @throws FileAlreadyExistsException when anything (a file, a link) is at {@code target}
+   */
+  public static OutputStream createNew(Path target) throws IOException {
+    Path file = target.toAbsolutePath();
+    Path dir = file.getParent();
+    if (dir != null) {
+      Files.createDirectories(dir);
+    }
+    boolean posix = Files.getFileStore(dir).supportsFileAttributeView("posix");
+    Set<OpenOption> options =
+        new HashSet<OpenOption>(
+            Arrays.asList(
+                StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
+    SeekableByteChannel ch = Files.newByteChannel(file, options, privateAttributes(posix));
+    if (posix) {
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    }
+    return Channels.newOutputStream(ch);
+  }
+
+  private static FileAttribute<?>[] privateAttributes(boolean posix) {
+    return posix
+        ? new FileAttribute<?>[] {
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
+        }
+        : new FileAttribute<?>[0];
+  }
+
   /** A new, empty file {@code .<name>.<random>.tmp} in {@code dir}, 0600 on POSIX. */
   static Path createPrivate(Path dir, String name) throws IOException {
     boolean posix = Files.getFileStore(dir).supportsFileAttributeView("posix");
@@ -67,12 +100,7 @@ public final class SafeFiles {
         new HashSet<OpenOption>(
             Arrays.asList(
                 StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
-    FileAttribute<?>[] attrs =
-        posix
-            ? new FileAttribute<?>[] {
-              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))
-            }
-            : new FileAttribute<?>[0];
+    FileAttribute<?>[] attrs = privateAttributes(posix);
     for (int attempt = 0; ; attempt++) {
       Path tmp = dir.resolve("." + name + "." + Long.toHexString(RANDOM.nextLong()) + ".tmp");
       try {

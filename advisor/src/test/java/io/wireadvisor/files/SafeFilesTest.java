@@ -1,4 +1,4 @@
-package io.wireadvisor.agent.internal;
+package io.wireadvisor.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -80,5 +80,28 @@ class SafeFilesTest {
     try (Stream<Path> s = Files.walk(dir)) {
       return s.filter(p -> p.getFileName().toString().endsWith(".tmp")).count();
     }
+  }
+
+  @Test
+  void createNewIsPrivateAndNeverReplacesOrFollows() throws Exception {
+    Path target = dir.resolve("cap/capture.jsonl");
+    try (java.io.OutputStream out = SafeFiles.createNew(target)) {
+      out.write('x');
+    }
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target))).isEqualTo("rw-------");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> SafeFiles.createNew(target))
+        .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+    Path victim = dir.resolve("victim");
+    Files.write(victim, "precious".getBytes(StandardCharsets.UTF_8));
+    Path link = dir.resolve("link.jsonl");
+    Files.createSymbolicLink(link, victim);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> SafeFiles.createNew(link))
+        .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+    Path dangling = dir.resolve("dangling.jsonl");
+    Files.createSymbolicLink(dangling, dir.resolve("not-yet"));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> SafeFiles.createNew(dangling))
+        .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+    assertThat(Files.exists(dir.resolve("not-yet"))).as("a dangling link's target is not created").isFalse();
+    assertThat(new String(Files.readAllBytes(victim), StandardCharsets.UTF_8)).isEqualTo("precious");
   }
 }
