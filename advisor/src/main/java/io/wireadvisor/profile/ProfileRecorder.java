@@ -209,7 +209,7 @@ public final class ProfileRecorder {
    * MASTER TO MASTER_PASSWORD=…}): {@code --sample-sql} keeps no original text of these, whose
    * literals are credentials. Judged on the digest text, where literals are already {@code ?}.
    */
-  static boolean mayHoldCredentials(Classification c) {
+  public static boolean mayHoldCredentials(Classification c) {
     String d = c.digestText().toLowerCase(java.util.Locale.ROOT);
     return d.contains("identified") || d.contains("password") || d.contains("passwd")
         || d.matches("^\\s*(create|alter|drop|rename)\\s+user\\b.*") || d.startsWith("grant ")

@@ -1,0 +1,67 @@
+package io.wireadvisor.capture;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The first line of a capture: what wrote it, against which server, and whether values are masked. */
+public final class CaptureHeader {
+  /** The words every capture's header carries, so that whoever opens the file knows. */
+  public static final String NOTICE =
+      "This file holds statements and data values from captured database traffic. Treat it as you"
+          + " would the database. Passwords are never captured.";
+
+  private final String collector;
+  private final String collectorVersion;
+  private final String server;
+  private final long startedAtMillis;
+  private final boolean valuesMasked;
+  private final Map<String, String> jdbcProperties;
+
+  public CaptureHeader(
+      String collector,
+      String collectorVersion,
+      String server,
+      long startedAtMillis,
+      boolean valuesMasked,
+      Map<String, String> jdbcProperties) {
+    this.collector = collector;
+    this.collectorVersion = collectorVersion;
+    this.server = server;
+    this.startedAtMillis = startedAtMillis;
+    this.valuesMasked = valuesMasked;
+    this.jdbcProperties =
+        Collections.unmodifiableMap(
+            new LinkedHashMap<>(jdbcProperties == null ? Collections.<String, String>emptyMap() : jdbcProperties));
+  }
+
+  /** {@code proxy} or {@code agent}. */
+  public String collector() {
+    return collector;
+  }
+
+  public String collectorVersion() {
+    return collectorVersion;
+  }
+
+  /** The server's version string as its greeting gave it, or null. */
+  public String server() {
+    return server;
+  }
+
+  public long startedAtMillis() {
+    return startedAtMillis;
+  }
+
+  public boolean valuesMasked() {
+    return valuesMasked;
+  }
+
+  /**
+   * The Connector/J properties the application used, when the collector knows them (the agent);
+   * empty from the proxy. Secret-named properties are never kept.
+   */
+  public Map<String, String> jdbcProperties() {
+    return jdbcProperties;
+  }
+}
