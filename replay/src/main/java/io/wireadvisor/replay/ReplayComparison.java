@@ -1,0 +1,247 @@
+package io.wireadvisor.replay;
+
+import io.wireadvisor.advisor.Advisor;
+import io.wireadvisor.advisor.Analysis;
+import io.wireadvisor.advisor.Change;
+import io.wireadvisor.advisor.Recommendation;
+import io.wireadvisor.capture.CaptureFormat.Capture;
+import io.wireadvisor.profile.ShapeStats;
+import io.wireadvisor.profile.TrafficProfile;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Replays one capture under several configurations in interleaved rounds (A B A B …, so that a
+ * noisy machine's drift lands on every configuration alike) and compares medians. The
+ * {@code advised} configuration is the current one with the advisor's JDBC and pool changes
+ * applied, judged on the profile of the first replay under the current configuration.
+ */
+public final class ReplayComparison {
+  /** The runs of one configuration. */
+  public record Series(ReplayConfig config, List<RunResult> runs) {
+    public double medianThroughput() {
+      return median(runs.stream().mapToDouble(RunResult::throughput).toArray());
+    }
+
+    /** Median over rounds of the latency quantile {@code q}, in microseconds. */
+    public double medianLatency(double q) {
+      return median(runs.stream().mapToDouble(r -> r.latencyMicros().quantile(q)).toArray());
+    }
+
+    public double medianCommandsPerStatement() {
+      return median(runs.stream().mapToDouble(RunResult::commandsPerStatement).toArray());
+    }
+
+    /** Spread of the throughput over rounds: (max - min) / median. */
+    public double throughputSpread() {
+      double[] v = runs.stream().mapToDouble(RunResult::throughput).toArray();
+      double m = median(v);
+      return m == 0 ? 0 : (Arrays.stream(v).max().orElse(0) - Arrays.stream(v).min().orElse(0)) / m;
+    }
+
+    public long newErrors() {
+      return runs.stream().mapToLong(RunResult::newErrorCount).max().orElse(0);
+    }
+
+    public RunResult first() {
+      return runs.get(0);
+    }
+  }
+
+  private final List<Series> series;
+  private final Analysis advice;
+  private final Capture capture;
+
+  private ReplayComparison(Capture capture, List<Series> series, Analysis advice) {
+    this.capture = capture;
+    this.series = series;
+    this.advice = advice;
+  }
+
+  public List<Series> series() {
+    return series;
+  }
+
+  /** The advisor's analysis the {@code advised} configuration came from, or null. */
+  public Analysis advice() {
+    return advice;
+  }
+
+  public Capture capture() {
+    return capture;
+  }
+
+  /** The series of the configuration named {@code name}, or null. */
+  public Series series(String name) {
+    for (Series s : series) {
+      if (s.config().name().equals(name)) {
+        return s;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Runs the comparison.
+   *
+   * @param configs {@code current}, {@code advised}, or paths of configuration files
+   * @param rounds rounds per configuration, interleaved
+   */
+  public static ReplayComparison run(Capture capture, List<String> configs, ReplayTarget target,
+      Replayer.Options options, int rounds) throws Exception {
+    if (rounds < 1) {
+      throw new IllegalArgumentException("--rounds must be at least 1, was " + rounds);
+    }
+    ReplayConfig current = ReplayConfig.current(capture);
+    Map<String, ReplayConfig> resolved = new LinkedHashMap<>();
+    Map<String, List<RunResult>> runs = new LinkedHashMap<>();
+    Analysis advice = null;
+    for (String spec : configs) {
+      if (spec.equals("current")) {
+        resolved.put(spec, current);
+      } else if (!spec.equals("advised")) {
+        resolved.put(spec, ReplayConfig.fromFile(Path.of(spec)));
+      }
+    }
+    if (configs.contains("advised")) {
+      // The advice is judged on the current configuration's replayed traffic.
+      RunResult basis = Replayer.run(capture, current, target, options);
+      advice = Advisor.analyze(basis.wire(), null);
+      Change change = advice.combinedChange();
+      ReplayConfig advised = current.with("advised", "current + the advisor's JDBC and pool changes", change.jdbcProperties(), change.poolSettings());
+      Map<String, ReplayConfig> ordered = new LinkedHashMap<>();
+      for (String spec : configs) {
+        ordered.put(spec, spec.equals("advised") ? advised : resolved.get(spec));
+      }
+      resolved = ordered;
+      if (resolved.containsKey("current")) {
+        runs.computeIfAbsent("current", k -> new ArrayList<>()).add(basis);
+      }
+    }
+    for (int round = 0; round < rounds; round++) {
+      for (Map.Entry<String, ReplayConfig> e : resolved.entrySet()) {
+        List<RunResult> list = runs.computeIfAbsent(e.getKey(), k -> new ArrayList<>());
+        if (list.size() > round) {
+          continue; // the basis run counts as current's first round
+        }
+        list.add(Replayer.run(capture, e.getValue(), target, options));
+      }
+    }
+    List<Series> series = new ArrayList<>();
+    for (Map.Entry<String, ReplayConfig> e : resolved.entrySet()) {
+      series.add(new Series(e.getValue(), runs.get(e.getKey())));
+    }
+    return new ReplayComparison(capture, series, advice);
+  }
+
+  /** The report in text. */
+  public String text() {
+    StringBuilder b = new StringBuilder();
+    b.append("wire-advisor replay: ").append(capture.events().size()).append(" captured events, ")
+        .append(capture.byConnection().size()).append(" connections")
+        .append(capture.complete() ? "" : " (capture incomplete: no last line)").append('\n');
+    if (capture.header().server() != null) {
+      b.append("captured against: ").append(capture.header().server()).append('\n');
+    }
+    b.append('\n');
+    b.append(String.format(Locale.ROOT, "%-28s %8s %12s %9s %9s %9s %11s %7s%n",
+        "configuration", "rounds", "stmts/s", "p50 ms", "p95 ms", "p99 ms", "cmds/stmt", "errors"));
+    for (Series s : series) {
+      b.append(String.format(Locale.ROOT, "%-28s %8d %12.1f %9.2f %9.2f %9.2f %11.2f %7d%n",
+          s.config().name(), s.runs().size(), s.medianThroughput(), s.medianLatency(0.5) / 1000.0,
+          s.medianLatency(0.95) / 1000.0, s.medianLatency(0.99) / 1000.0, s.medianCommandsPerStatement(),
+          s.newErrors()));
+    }
+    b.append("(medians over rounds; throughput spread: ");
+    for (int i = 0; i < series.size(); i++) {
+      b.append(i == 0 ? "" : ", ").append(series.get(i).config().name()).append(' ')
+          .append(String.format(Locale.ROOT, "%.0f%%", series.get(i).throughputSpread() * 100));
+    }
+    b.append(")\n");
+    if (series.size() >= 2) {
+      Series a = series.get(0);
+      for (Series s : series.subList(1, series.size())) {
+        b.append(String.format(Locale.ROOT, "%s vs %s: throughput x%.2f, wire commands per statement %.2f -> %.2f%n",
+            s.config().name(), a.config().name(),
+            a.medianThroughput() == 0 ? 0 : s.medianThroughput() / a.medianThroughput(),
+            a.medianCommandsPerStatement(), s.medianCommandsPerStatement()));
+      }
+    }
+    b.append('\n');
+    for (Series s : series) {
+      b.append("configuration ").append(s.config().name()).append(" (").append(s.config().origin()).append("): ");
+      b.append(s.config().jdbcProperties().isEmpty() ? "(driver defaults)" : s.config().jdbcProperties().toString());
+      if (!s.config().poolSettings().isEmpty()) {
+        b.append(" pool ").append(s.config().poolSettings());
+      }
+      b.append('\n');
+    }
+    if (advice != null) {
+      b.append("\nadvice applied (JDBC and pool; server-side changes are not applied by replay):\n");
+      for (Recommendation r : advice.recommendations()) {
+        b.append("  - ").append(r.id()).append(": ").append(r.title());
+        if (!r.change().sql().isEmpty()) {
+          b.append(" [server-side, not applied: ").append(String.join(" ", r.change().sql())).append(']');
+        }
+        b.append('\n');
+      }
+    }
+    b.append("\nwire commands per execution, top statements (first round):\n");
+    for (String line : shapeLines()) {
+      b.append(line).append('\n');
+    }
+    for (Series s : series) {
+      RunResult r = s.first();
+      if (!r.newErrors().isEmpty()) {
+        b.append("\nerrors replay got under ").append(s.config().name()).append(" where the capture had none:\n");
+        r.newErrors().forEach((k, v) -> b.append("  ").append(v).append(" x ").append(k).append('\n'));
+      }
+      if (!r.skipped().isEmpty()) {
+        b.append("not replayed under ").append(s.config().name()).append(": ").append(r.skipped()).append('\n');
+      }
+      if (r.wrappedWrites() > 0) {
+        b.append(s.config().name()).append(": ").append(r.wrappedWrites())
+            .append(" autocommitted writes ran in a transaction that was rolled back (3 extra commands each, in every configuration)\n");
+      }
+    }
+    return b.toString();
+  }
+
+  private List<String> shapeLines() {
+    List<String> lines = new ArrayList<>();
+    if (series.isEmpty()) {
+      return lines;
+    }
+    TrafficProfile base = series.get(0).first().wire();
+    List<ShapeStats> shapes = new ArrayList<>(base.shapes().values());
+    shapes.removeIf(s -> s.probe() != null || s.executions() == 0);
+    shapes.sort(Comparator.comparingLong(ShapeStats::wireCommands).reversed());
+    for (ShapeStats s : shapes.subList(0, Math.min(10, shapes.size()))) {
+      StringBuilder line = new StringBuilder("  ");
+      for (Series x : series) {
+        ShapeStats t = x.first().wire().shape(s.digest());
+        double per = t == null || t.executions() == 0 ? 0 : (double) t.wireCommands() / t.executions();
+        line.append(String.format(Locale.ROOT, "%6.2f ", per));
+      }
+      String text = s.digestText();
+      line.append(text.length() > 100 ? text.substring(0, 97) + "..." : text);
+      lines.add(line.toString());
+    }
+    return lines;
+  }
+
+  static double median(double[] v) {
+    if (v.length == 0) {
+      return 0;
+    }
+    double[] s = v.clone();
+    Arrays.sort(s);
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+}

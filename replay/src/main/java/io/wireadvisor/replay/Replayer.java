@@ -1,0 +1,141 @@
+package io.wireadvisor.replay;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.wireadvisor.capture.CaptureEvent;
+import io.wireadvisor.capture.CaptureFormat.Capture;
+import io.wireadvisor.proxy.ProxyConfig;
+import io.wireadvisor.proxy.WireProxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Drives the captured sessions through Connector/J and HikariCP under one configuration, with the
+ * captured concurrency (one thread and at most one pooled connection per captured connection
+ * alive at the same time) and the captured pacing or as fast as possible, through an in-process
+ * proxy that counts the wire.
+ */
+public final class Replayer {
+  /** How a replay is run. */
+  public record Options(boolean paced, String commitTo, int maxSessions) {
+    public Options {
+      if (maxSessions < 1) {
+        throw new IllegalArgumentException("--max-sessions must be at least 1, was " + maxSessions);
+      }
+    }
+
+    /** Captured pacing, writes rolled back, at most 256 concurrent sessions. */
+    public static Options defaults() {
+      return new Options(true, null, 256);
+    }
+
+    boolean commit() {
+      return commitTo != null;
+    }
+  }
+
+  private Replayer() {}
+
+  /** Replays {@code capture} under {@code config} against {@code target}. */
+  public static RunResult run(Capture capture, ReplayConfig config, ReplayTarget target, Options options)
+      throws Exception {
+    Map<Long, List<CaptureEvent>> sessions = capture.byConnection();
+    if (sessions.isEmpty()) {
+      throw new IllegalArgumentException("the capture has no events to replay");
+    }
+    int concurrency = Math.min(options.maxSessions(), Math.max(1, maxOverlap(sessions)));
+    long firstMicros = Long.MAX_VALUE;
+    for (CaptureEvent e : capture.events()) {
+      firstMicros = Math.min(firstMicros, e.micros());
+    }
+    SessionReplayer.Shared shared = new SessionReplayer.Shared(options.commit());
+    String database = options.commit() ? options.commitTo() : target.database();
+    try (WireProxy proxy = WireProxy.start(ProxyConfig.of("127.0.0.1", 0, target.host(), target.port()));
+        HikariDataSource pool = new HikariDataSource(hikari(config, target, proxy.port(), database, concurrency))) {
+      // The pool's connect-time traffic is measured too: it depends on the configuration
+      // (cacheServerConfiguration, useLocalSessionState...) as it does in the application.
+      ExecutorService threads = Executors.newFixedThreadPool(concurrency, r -> {
+        Thread t = new Thread(r, "replay-session");
+        t.setDaemon(true);
+        return t;
+      });
+      long[] start = new long[1];
+      List<Future<?>> running = new ArrayList<>();
+      start[0] = System.nanoTime();
+      long first = firstMicros;
+      for (List<CaptureEvent> events : sessions.values()) {
+        SessionReplayer s = new SessionReplayer(pool, events, shared, () -> start[0], first, options.paced());
+        running.add(threads.submit(() -> {
+          s.run();
+          return null;
+        }));
+      }
+      for (Future<?> f : running) {
+        f.get();
+      }
+      long elapsed = System.nanoTime() - start[0];
+      threads.shutdown();
+      threads.awaitTermination(10, TimeUnit.SECONDS);
+      pool.close();
+      waitForProxyIdle(proxy);
+      Map<String, Long> newErrors = new TreeMap<>();
+      shared.newErrors.forEach((k, v) -> newErrors.put(k, v.get()));
+      Map<String, Long> skipped = new TreeMap<>();
+      shared.skipped.forEach((k, v) -> skipped.put(k, v.get()));
+      return new RunResult(config, elapsed, shared.business.get(), shared.latency.snapshot(),
+          proxy.profile(), newErrors, shared.expectedErrors.get(), skipped, shared.wrappedWrites.get());
+    }
+  }
+
+  private static HikariConfig hikari(ReplayConfig config, ReplayTarget target, int proxyPort, String database, int size) {
+    Properties p = new Properties();
+    for (Map.Entry<String, String> e : config.poolSettings().entrySet()) {
+      p.setProperty(e.getKey(), e.getValue());
+    }
+    HikariConfig h = new HikariConfig(p);
+    h.setPoolName("replay-" + config.name().replaceAll("[^A-Za-z0-9]", "-"));
+    h.setJdbcUrl("jdbc:mysql://127.0.0.1:" + proxyPort + "/" + (database == null ? "" : database));
+    h.setUsername(target.user());
+    h.setPassword(target.password());
+    h.setMaximumPoolSize(size);
+    h.setMinimumIdle(size);
+    for (Map.Entry<String, String> e : config.jdbcProperties().entrySet()) {
+      h.addDataSourceProperty(e.getKey(), e.getValue());
+    }
+    // The replay's own leg to the in-process proxy is loopback; the proxy speaks to the server.
+    h.addDataSourceProperty("sslMode", "DISABLED");
+    h.addDataSourceProperty("allowPublicKeyRetrieval", "false");
+    return h;
+  }
+
+  /** The most captured connections alive at one time. */
+  static int maxOverlap(Map<Long, List<CaptureEvent>> sessions) {
+    List<long[]> edges = new ArrayList<>();
+    for (List<CaptureEvent> events : sessions.values()) {
+      edges.add(new long[] {events.get(0).micros(), 1});
+      edges.add(new long[] {events.get(events.size() - 1).micros(), -1});
+    }
+    edges.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(b[1], a[1]));
+    int alive = 0;
+    int max = 0;
+    for (long[] e : edges) {
+      alive += (int) e[1];
+      max = Math.max(max, alive);
+    }
+    return max;
+  }
+
+  private static void waitForProxyIdle(WireProxy proxy) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (proxy.clientConnections() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+  }
+}
