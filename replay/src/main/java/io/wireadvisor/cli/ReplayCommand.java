@@ -41,10 +41,11 @@ public final class ReplayCommand implements Callable<Integer> {
 
   @CommandLine.Mixin WireAdvisorCli.PasswordOptions password;
 
-  @Option(names = "--config", paramLabel = "current|advised|FILE", split = ",",
+  @Option(names = "--config", paramLabel = "current|advised|stepwise|FILE", split = ",",
       defaultValue = "current,advised",
-      description = "Configurations to compare, in order (default: ${DEFAULT-VALUE}). A FILE holds"
-          + " dataSource.<property>=value and pool.<hikariSetting>=value lines.")
+      description = "Configurations to compare, in order (default: ${DEFAULT-VALUE}). stepwise:"
+          + " the advisor's changes one recommendation at a time, each compared with the step"
+          + " before. A FILE holds dataSource.<property>=value and pool.<hikariSetting>=value lines.")
   List<String> configs;
 
   @Option(names = "--pacing", paramLabel = "captured|fast", defaultValue = "captured",
@@ -77,9 +78,10 @@ public final class ReplayCommand implements Callable<Integer> {
           "--pacing must be captured or fast, was '" + pacing + "'");
     }
     for (String c : configs) {
-      if (!c.equals("current") && !c.equals("advised") && !java.nio.file.Files.isRegularFile(Path.of(c))) {
+      if (!c.equals("current") && !c.equals("advised") && !c.equals("stepwise")
+          && !java.nio.file.Files.isRegularFile(Path.of(c))) {
         throw new CommandLine.ParameterException(spec.commandLine(),
-            "--config '" + c + "' is neither current, advised nor a readable file");
+            "--config '" + c + "' is neither current, advised, stepwise nor a readable file");
       }
     }
     ReplayTarget target;

@@ -105,11 +105,11 @@ public final class ReplayComparison {
     for (String spec : configs) {
       if (spec.equals("current")) {
         resolved.put(spec, current);
-      } else if (!spec.equals("advised")) {
+      } else if (!spec.equals("advised") && !spec.equals("stepwise")) {
         resolved.put(spec, ReplayConfig.fromFile(Path.of(spec)));
       }
     }
-    if (configs.contains("advised")) {
+    if (configs.contains("advised") || configs.contains("stepwise")) {
       // The advice is judged on the current configuration's replayed traffic.
       RunResult basis = Replayer.run(capture, current, target, options);
       advice = Advisor.analyze(basis.wire(), null);
@@ -117,7 +117,11 @@ public final class ReplayComparison {
       ReplayConfig advised = current.with("advised", "current + the advisor's JDBC and pool changes", change.jdbcProperties(), change.poolSettings());
       Map<String, ReplayConfig> ordered = new LinkedHashMap<>();
       for (String spec : configs) {
-        ordered.put(spec, spec.equals("advised") ? advised : resolved.get(spec));
+        if (spec.equals("stepwise")) {
+          ordered.putAll(stepwise(current, advice));
+        } else {
+          ordered.put(spec, spec.equals("advised") ? advised : resolved.get(spec));
+        }
       }
       resolved = ordered;
       if (resolved.containsKey("current")) {
@@ -138,6 +142,27 @@ public final class ReplayComparison {
       series.add(new Series(e.getValue(), runs.get(e.getKey())));
     }
     return new ReplayComparison(capture, series, advice);
+  }
+
+  /**
+   * {@code current}, then the advisor's changes one recommendation at a time, cumulatively: each
+   * configuration differs from the one before by one recommendation, so the difference between
+   * neighbours is that recommendation's effect on this traffic.
+   */
+  static Map<String, ReplayConfig> stepwise(ReplayConfig current, Analysis advice) {
+    Map<String, ReplayConfig> steps = new LinkedHashMap<>();
+    ReplayConfig at = current;
+    int n = 0;
+    for (Recommendation r : advice.recommendations()) {
+      Change c = r.change();
+      if (c.jdbcProperties().isEmpty() && c.poolSettings().isEmpty()) {
+        continue; // server-side only: replay does not apply it
+      }
+      n++;
+      at = at.with("+" + r.id(), "the step before + " + r.id(), c.jdbcProperties(), c.poolSettings());
+      steps.put("step " + n, at);
+    }
+    return steps;
   }
 
   /** The report in text. */
@@ -164,14 +189,14 @@ public final class ReplayComparison {
           .append(String.format(Locale.ROOT, "%.0f%%", series.get(i).throughputSpread() * 100));
     }
     b.append(")\n");
-    if (series.size() >= 2) {
-      Series a = series.get(0);
-      for (Series s : series.subList(1, series.size())) {
-        b.append(String.format(Locale.ROOT, "%s vs %s: throughput x%.2f, wire commands per statement %.2f -> %.2f%n",
-            s.config().name(), a.config().name(),
-            a.medianThroughput() == 0 ? 0 : s.medianThroughput() / a.medianThroughput(),
-            a.medianCommandsPerStatement(), s.medianCommandsPerStatement()));
-      }
+    for (int i = 1; i < series.size(); i++) {
+      Series s = series.get(i);
+      // A step is compared with the step before it; anything else with the first configuration.
+      Series a = s.config().name().startsWith("+") ? series.get(i - 1) : series.get(0);
+      b.append(String.format(Locale.ROOT, "%s vs %s: throughput x%.2f, wire commands per statement %.2f -> %.2f%n",
+          s.config().name(), a.config().name(),
+          a.medianThroughput() == 0 ? 0 : s.medianThroughput() / a.medianThroughput(),
+          a.medianCommandsPerStatement(), s.medianCommandsPerStatement()));
     }
     b.append('\n');
     for (Series s : series) {

@@ -92,6 +92,20 @@ class ReplayIT {
     assertThat(cmp.text()).contains("advised vs current").contains("prepared-statements");
     assertThat(checksum(server, db)).as("the default replay commits nothing").isEqualTo(before);
 
+    // One recommendation at a time: each step's difference is that recommendation's effect.
+    ReplayComparison steps = ReplayComparison.run(capture, List.of("current", "stepwise"), target,
+        new Replayer.Options(false, null, 64), 1);
+    System.out.println(steps.text());
+    List<ReplayComparison.Series> st = steps.series();
+    assertThat(st).extracting(x -> x.config().name())
+        .containsExactly("current", "+server-prepared-statements", "+session-probes");
+    assertThat(st.get(0).first().wire().count(CommandType.STMT_EXECUTE)).isZero();
+    assertThat(st.get(1).first().wire().count(CommandType.STMT_EXECUTE)).isGreaterThanOrEqualTo(business);
+    assertThat(st.get(2).first().wire().totalProbes())
+        .as("the probe step removes probes the step before still sent")
+        .isLessThan(st.get(1).first().wire().totalProbes());
+    assertThat(steps.text()).contains("+session-probes vs +server-prepared-statements");
+
     // Into a copy the user names, writes are committed.
     String copy = server.createDatabase("replay_copy");
     try (Connection c = server.connect(copy, null); Statement s = c.createStatement()) {
