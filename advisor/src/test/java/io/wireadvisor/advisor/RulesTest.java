@@ -194,6 +194,17 @@ class RulesTest {
     }
 
     @Test
+    void aProxysProfileOfTextTrafficGetsTheCacheWithTheServerSidePrepares() {
+      // Scenario 1: text protocol, no JDBC properties known (as the proxy sees it).
+      TrafficProfile proxyLike = withProps(BankLikeProfiles.scenario(1), props());
+      assertThat(new TextProtocolRule().evaluate(proxyLike, null)).isNotNull();
+      Recommendation r = rule.evaluate(proxyLike, null);
+      assertThat(r).as("without the cache the prepares alone cost more round trips").isNotNull();
+      assertThat(r.change().jdbcProperties()).containsEntry("cachePrepStmts", "true")
+          .containsKeys("prepStmtCacheSize", "prepStmtCacheSqlLimit");
+    }
+
+    @Test
     void doesNotFireForTextTrafficThatStaysText() {
       TrafficProfile p = new TrafficProfile();
       p.addShape(shape("a", StatementKind.SELECT, 300, Via.TEXT_EXECUTES, 5));
