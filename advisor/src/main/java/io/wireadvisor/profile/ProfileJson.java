@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.wireadvisor.files.SafeFiles;
 import io.wireadvisor.sql.ProbeKind;
 import io.wireadvisor.sql.StatementKind;
 import java.io.ByteArrayOutputStream;
@@ -25,7 +26,6 @@ import java.io.UnsupportedEncodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -73,27 +73,12 @@ public final class ProfileJson {
   }
 
   /**
-   * Writes the profile to {@code file} atomically (temp file, then rename), so a reader or a crash
-   * mid-write never sees a truncated profile.
+   * Writes the profile to {@code file} atomically (a fresh 0600 file, then rename; never through
+   * a link: {@link SafeFiles}), so a reader or a crash mid-write never sees a truncated profile,
+   * and other users never read its statement texts.
    */
   public static void writeFile(TrafficProfile profile, Path file) throws IOException {
-    Path dir = file.toAbsolutePath().getParent();
-    if (dir != null) {
-      Files.createDirectories(dir);
-    }
-    Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
-    try {
-      try (OutputStream out = Files.newOutputStream(tmp)) {
-        write(profile, out);
-      }
-      try {
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } catch (IOException atomicNotSupported) {
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+    SafeFiles.write(file, out -> write(profile, out));
   }
 
   private static void writeProfile(TrafficProfile p, JsonGenerator g) throws IOException {
