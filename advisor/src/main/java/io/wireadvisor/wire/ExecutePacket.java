@@ -120,54 +120,12 @@ public final class ExecutePacket {
         sink.longData(i, types[i]);
         continue;
       }
-      int start;
-      int len;
-      switch (type) {
-        case 0x07: // TIMESTAMP
-        case 0x0a: // DATE
-        case 0x0b: // TIME
-        case 0x0c: // DATETIME
-          if (p >= limit) {
-            return null;
-          }
-          len = payload[p] & 0xff;
-          start = p + 1;
-          break;
-        case 0x06: // NULL
-          len = 0;
-          start = p;
-          break;
-        case 0x01: // TINY
-          len = 1;
-          start = p;
-          break;
-        case 0x02: // SHORT
-        case 0x0d: // YEAR
-          len = 2;
-          start = p;
-          break;
-        case 0x03: // LONG
-        case 0x09: // INT24
-        case 0x04: // FLOAT
-          len = 4;
-          start = p;
-          break;
-        case 0x08: // LONGLONG
-        case 0x05: // DOUBLE
-          len = 8;
-          start = p;
-          break;
-        default: // length-encoded: strings, decimals, blobs, JSON, BIT, ENUM, SET, GEOMETRY
-          long l = Bytes.lenenc(payload, p, limit);
-          if (l < 0 || l > limit) {
-            return null;
-          }
-          start = p + Bytes.lenencSize(payload[p] & 0xff);
-          len = (int) l;
-      }
-      if ((long) start + len > limit) {
+      long span = BinaryValue.span(type, payload, p, limit);
+      if (span < 0) {
         return null;
       }
+      int start = BinaryValue.start(span);
+      int len = BinaryValue.length(span);
       sink.value(i, types[i], payload, start, len);
       p = start + len;
     }

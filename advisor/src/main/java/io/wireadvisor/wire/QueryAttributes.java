@@ -87,44 +87,9 @@ public final class QueryAttributes {
   /**
    * The offset just past one binary-protocol value of MySQL type {@code type} at {@code p}, or
    * -1 when it does not end at or before {@code limit}.
-   *
-   * @see <a href="https://dev.mysql.com/doc/dev/mysql-server/latest/page_protocol_binary_resultset.html">
-   *     Binary protocol value</a>
    */
   public static int skipValue(int type, byte[] b, int p, int limit) {
-    int size;
-    switch (type) {
-      case 0x06: // NULL
-        size = 0;
-        break;
-      case 0x01: // TINY
-        size = 1;
-        break;
-      case 0x02: // SHORT
-      case 0x0d: // YEAR
-        size = 2;
-        break;
-      case 0x03: // LONG
-      case 0x09: // INT24
-      case 0x04: // FLOAT
-        size = 4;
-        break;
-      case 0x08: // LONGLONG
-      case 0x05: // DOUBLE
-        size = 8;
-        break;
-      case 0x07: // TIMESTAMP
-      case 0x0a: // DATE
-      case 0x0b: // TIME
-      case 0x0c: // DATETIME
-        if (p >= limit) {
-          return -1;
-        }
-        size = 1 + (b[p] & 0xff);
-        break;
-      default: // strings, decimals, blobs, JSON, BIT, ENUM, SET, GEOMETRY: length-encoded
-        return Bytes.skipLenencString(b, p, limit);
-    }
-    return p + size > limit ? -1 : p + size;
+    long span = BinaryValue.span(type, b, p, limit);
+    return span < 0 ? -1 : BinaryValue.start(span) + BinaryValue.length(span);
   }
 }
