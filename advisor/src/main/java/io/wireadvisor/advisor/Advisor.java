@@ -20,7 +20,7 @@ import java.util.List;
  * <p>The advisor only reads; it never changes the server.
  */
 public final class Advisor {
-  /** The rules in the order they run and are reported (the study's path first). */
+  /** The rules in the order they run (the study's path first); reports rank them by time saved. */
   public static final List<Rule> RULES =
       Collections.unmodifiableList(
           Arrays.<Rule>asList(
@@ -43,14 +43,25 @@ public final class Advisor {
    */
   public static Analysis analyze(TrafficProfile profile, ServerView server) {
     List<Recommendation> recommendations = new ArrayList<>();
+    List<Withheld> withheld = new ArrayList<>();
     for (Rule rule : RULES) {
       Recommendation r = rule.evaluate(profile, server);
       if (r != null) {
         recommendations.add(r);
+      } else {
+        withheld.addAll(rule.withheld(profile, server));
       }
     }
+    Estimates estimates = new Estimates(profile);
+    List<Recommendation> ranked = estimates.ranked(recommendations);
     return new Analysis(
-        ProfileSummary.of(profile), server == null ? null : server.describe(), recommendations);
+        ProfileSummary.of(profile),
+        server == null ? null : server.describe(),
+        ranked,
+        estimates.outlook(ranked, server),
+        estimates.topStatements(),
+        withheld,
+        estimates.commandLatency());
   }
 
   /** Merges the profiles ({@link TrafficProfile#mergeAll}) and analyzes the result. */

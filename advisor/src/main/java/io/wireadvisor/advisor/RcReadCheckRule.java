@@ -3,7 +3,10 @@ package io.wireadvisor.advisor;
 import io.wireadvisor.profile.Source;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.server.ServerView;
+import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Rule 6: READ COMMITTED, read-heavy, little write conflict on TiDB: {@code
@@ -37,6 +40,51 @@ public final class RcReadCheckRule implements Rule {
     return found;
   }
 
+  /**
+   * Whether the traffic runs under READ COMMITTED, judged on the statements themselves where the
+   * collector counted them by isolation (a migration connection at REPEATABLE-READ beside a READ
+   * COMMITTED pool is a small share, not a veto); else on the sources and the server's global.
+   * Returns the evidence line, or null when the traffic does not run under READ COMMITTED.
+   */
+  static String readCommittedEvidence(TrafficProfile profile, ServerView server) {
+    Map<String, Long> by = profile.statementsByIsolation();
+    long total = 0;
+    for (long n : by.values()) {
+      total += n;
+    }
+    if (total > 0) {
+      Long rc = by.get("READ-COMMITTED");
+      double share = rc == null ? 0 : (double) rc / total;
+      if (share < Evidence.RC_READ_CHECK_MIN_RC_SHARE) {
+        return null;
+      }
+      StringBuilder rest = new StringBuilder();
+      for (Map.Entry<String, Long> e : by.entrySet()) {
+        if (!e.getKey().equals("READ-COMMITTED")) {
+          rest.append(rest.length() == 0 ? "" : ", ").append(e.getKey()).append(' ').append(Fmt.count(e.getValue()));
+        }
+      }
+      return Fmt.percent(share) + " of " + Fmt.count(total) + " statements ran under READ-COMMITTED"
+          + (rest.length() == 0 ? "" : " (the rest: " + rest + ")");
+    }
+    return "READ-COMMITTED".equals(isolation(profile, server)) ? "Isolation READ-COMMITTED" : null;
+  }
+
+  @Override
+  public List<Withheld> withheld(TrafficProfile profile, ServerView server) {
+    if (server == null || !server.isTiDBAtLeast(6, 0) || server.globalOn(VARIABLE)
+        || readCommittedEvidence(profile, server) == null) {
+      return Collections.emptyList();
+    }
+    Workload w = Workload.of(profile);
+    if (w.businessExecutions >= Evidence.RC_READ_CHECK_MIN_STATEMENTS) {
+      return Collections.emptyList();
+    }
+    return Collections.singletonList(new Withheld(ID, VARIABLE + " for READ COMMITTED reads",
+        "at least " + Fmt.count(Evidence.RC_READ_CHECK_MIN_STATEMENTS) + " statements",
+        Fmt.count(w.businessExecutions)));
+  }
+
   private static String normalize(String isolation) {
     return isolation.trim().toUpperCase(Locale.ROOT).replace(' ', '-').replace('_', '-');
   }
@@ -46,12 +94,12 @@ public final class RcReadCheckRule implements Rule {
     if (server == null || !server.isTiDBAtLeast(6, 0) || server.globalOn(VARIABLE)) {
       return null;
     }
-    String isolation = isolation(profile, server);
-    if (!"READ-COMMITTED".equals(isolation)) {
+    String isolationEvidence = readCommittedEvidence(profile, server);
+    if (isolationEvidence == null) {
       return null;
     }
     Workload w = Workload.of(profile);
-    if (w.businessExecutions < 100 || !(w.selectShare() >= 0.7)) {
+    if (w.businessExecutions < Evidence.RC_READ_CHECK_MIN_STATEMENTS || !(w.selectShare() >= 0.7)) {
       return null;
     }
     double conflict = Workload.ratio(w.writeErrors, w.writeExecutions);
@@ -68,7 +116,7 @@ public final class RcReadCheckRule implements Rule {
     }
     return Recommendation.builder(
             ID, "Save TSO requests under READ COMMITTED (" + VARIABLE + ")", Severity.MEDIUM)
-        .evidence("Isolation READ-COMMITTED; " + Fmt.percent(w.selectShare()) + " of "
+        .evidence(isolationEvidence + "; " + Fmt.percent(w.selectShare()) + " of "
             + Fmt.count(w.businessExecutions) + " statements are SELECTs.")
         .evidence(
             "Write errors: "

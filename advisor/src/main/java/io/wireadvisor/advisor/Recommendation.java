@@ -80,6 +80,19 @@ public final class Recommendation {
     return saving;
   }
 
+  /** This recommendation with {@code saving} set. */
+  public Recommendation withSaving(Saving saving) {
+    Builder b = new Builder(id, title, severity);
+    b.evidence.addAll(evidence);
+    b.change = change;
+    b.expectedEffect = expectedEffect;
+    b.risk = risk;
+    b.verify = verify;
+    b.expectations.addAll(expectations);
+    b.saving = saving;
+    return b.build();
+  }
+
   @Override
   public String toString() {
     return id + " (" + severity + "): " + title;

@@ -13,6 +13,7 @@ public final class Saving {
   private final long roundTripsAfter;
   private final double secondsSaved;
   private final String assumption;
+  private final java.util.Map<String, Long> commandDelta;
 
   /**
    * @param roundTripsBefore wire commands in the window that this change concerns, as measured
@@ -22,10 +23,27 @@ public final class Saving {
    *     measured median COM_STMT_PREPARE latency (0.21 ms)"
    */
   public Saving(long roundTripsBefore, long roundTripsAfter, double secondsSaved, String assumption) {
+    this(roundTripsBefore, roundTripsAfter, secondsSaved, assumption,
+        java.util.Collections.<String, Long>emptyMap());
+  }
+
+  /**
+   * As above, with the change per command type ({@code COM_QUERY}, ..., and {@code "probes"}):
+   * negative for commands removed, positive for commands added.
+   */
+  public Saving(long roundTripsBefore, long roundTripsAfter, double secondsSaved, String assumption,
+      java.util.Map<String, Long> commandDelta) {
     this.roundTripsBefore = roundTripsBefore;
     this.roundTripsAfter = roundTripsAfter;
     this.secondsSaved = Math.max(0, secondsSaved);
     this.assumption = Objects.requireNonNull(assumption, "assumption");
+    this.commandDelta =
+        java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<String, Long>(commandDelta));
+  }
+
+  /** Commands added (positive) or removed (negative) per command type and {@code "probes"}. */
+  public java.util.Map<String, Long> commandDelta() {
+    return commandDelta;
   }
 
   public long roundTripsBefore() {

@@ -4,6 +4,7 @@ import io.wireadvisor.profile.ShapeStats;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.server.ServerView;
 import io.wireadvisor.server.TableInfo;
+import io.wireadvisor.sql.StatementKind;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -43,23 +44,41 @@ public final class TableCacheRule implements Rule {
     }
   }
 
+  /** What the rule found: the tables to cache and what it could not judge. */
+  private static final class Judgment {
+    final List<Usage> candidates = new ArrayList<>();
+    final List<Withheld> withheld = new ArrayList<>();
+    int unknown;
+    int unquotable;
+  }
+
   @Override
-  public Recommendation evaluate(TrafficProfile profile, ServerView server) {
-    if (server == null || !server.isTiDBAtLeast(6, 0)) {
-      return null;
+  public List<Withheld> withheld(TrafficProfile profile, ServerView server) {
+    return server == null || !server.isTiDBAtLeast(6, 0)
+        ? Collections.<Withheld>emptyList()
+        : judge(profile, server).withheld;
+  }
+
+  private static Judgment judge(TrafficProfile profile, ServerView server) {
+    Judgment j = new Judgment();
+    if (profile.windowSeconds() < Evidence.MIN_WINDOW_SECONDS) {
+      j.withheld.add(new Withheld(ID, "which tables to cache",
+          "a window of at least " + (long) Evidence.MIN_WINDOW_SECONDS + " s",
+          Fmt.rate(profile.windowSeconds()) + " s"));
+      return j;
     }
     Map<String, Usage> usage = new HashMap<>();
-    int unknown = 0;
     Map<String, TableInfo> resolved = new HashMap<>();
     for (ShapeStats s : profile.shapes().values()) {
       long n = s.executions();
-      if (n == 0) {
+      // DDL (CREATE, ALTER, DROP, TRUNCATE) changes the table, not the data a cache would hold.
+      if (n == 0 || s.kind() == StatementKind.DDL) {
         continue;
       }
       for (String name : s.tablesRead()) {
         Usage u = usage(usage, resolved, server, name);
         if (u == null) {
-          unknown++;
+          j.unknown++;
         } else {
           u.reads += n;
         }
@@ -72,8 +91,7 @@ public final class TableCacheRule implements Rule {
       }
     }
     double minutes = profile.windowSeconds() / 60.0;
-    List<Usage> candidates = new ArrayList<>();
-    int unquotable = 0;
+    List<Usage> tooFew = new ArrayList<>();
     for (Usage u : usage.values()) {
       TableInfo t = u.table;
       if (t.cached() || t.view() || t.temporary() || t.partitioned()) {
@@ -86,11 +104,39 @@ public final class TableCacheRule implements Rule {
         continue;
       }
       if (!SqlText.isQuotableIdentifier(t.schema()) || !SqlText.isQuotableIdentifier(t.name())) {
-        unquotable++; // only a forged server view holds such names: print no SQL for them
+        j.unquotable++; // only a forged server view holds such names: print no SQL for them
         continue;
       }
-      candidates.add(u);
+      if (t.rows() == 0) {
+        j.withheld.add(new Withheld(ID, "caching table " + Fmt.printable(t.qualifiedName()),
+            "table statistics (ANALYZE TABLE " + Fmt.printable(t.qualifiedName()) + "), to know its size",
+            "none: the server reports 0 rows and " + Fmt.bytes(t.totalBytes())));
+        continue;
+      }
+      if (u.reads < Evidence.TABLE_CACHE_MIN_READS) {
+        tooFew.add(u);
+        continue;
+      }
+      j.candidates.add(u);
     }
+    for (Usage u : tooFew) {
+      j.withheld.add(new Withheld(ID, "caching table " + Fmt.printable(u.table.qualifiedName()),
+          "at least " + Fmt.count(Evidence.TABLE_CACHE_MIN_READS) + " reads of it in the window",
+          Fmt.count(u.reads) + " reads in " + Fmt.rate(minutes) + " min"));
+    }
+    return j;
+  }
+
+  @Override
+  public Recommendation evaluate(TrafficProfile profile, ServerView server) {
+    if (server == null || !server.isTiDBAtLeast(6, 0)) {
+      return null;
+    }
+    Judgment j = judge(profile, server);
+    List<Usage> candidates = j.candidates;
+    int unknown = j.unknown;
+    int unquotable = j.unquotable;
+    double minutes = profile.windowSeconds() / 60.0;
     if (candidates.isEmpty()) {
       return null;
     }

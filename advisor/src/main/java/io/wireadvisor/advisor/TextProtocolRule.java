@@ -35,7 +35,8 @@ public final class TextProtocolRule implements Rule {
     if (!textProtocolDominates(w, jdbc)) {
       return null;
     }
-    boolean tidb = server != null && server.isTiDB();
+    // Server-aware without a connection: the profile records the server's version.
+    boolean tidb = Estimates.serverKind(profile, server) == Outlook.ServerKind.TIDB;
     Recommendation.Builder r =
         Recommendation.builder(
                 ID,
@@ -86,7 +87,7 @@ public final class TextProtocolRule implements Rule {
             .note(
                 "Statements run through java.sql.Statement stay text: repeated ones must become"
                     + " PreparedStatement with ? parameters in the code.");
-    if (tidb && server.version().atLeast(7, 0)) {
+    if (tidb && server != null && server.version().atLeast(7, 0)) {
       change.note(
           "If the application's URL cannot change: SET GLOBAL tidb_enable_non_prepared_plan_cache"
               + " = ON (TiDB v7.0+) caches plans of text statements too, but only simple ones"

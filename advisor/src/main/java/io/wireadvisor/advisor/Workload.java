@@ -121,20 +121,7 @@ public final class Workload {
 
   /** The application's own DML, not probes or transaction control. */
   public static boolean isBusiness(ShapeStats s) {
-    if (s.probe() != null || s.isOverflow()) {
-      return false;
-    }
-    switch (s.kind()) {
-      case SELECT:
-      case INSERT:
-      case UPDATE:
-      case DELETE:
-      case REPLACE:
-      case CALL:
-        return true;
-      default:
-        return false;
-    }
+    return s.probe() == null && !s.isOverflow() && s.kind() != null && s.kind().isBusiness();
   }
 
   /** {@code a / b}, or NaN when {@code b} is 0. */

@@ -150,6 +150,14 @@ public final class ProfileJson {
     g.writeEndObject();
     g.writeEndObject();
 
+    if (!p.statementsByIsolation().isEmpty()) {
+      g.writeObjectFieldStart("statementsByIsolation");
+      for (Map.Entry<String, Long> e : p.statementsByIsolation().entrySet()) {
+        g.writeNumberField(e.getKey(), e.getValue());
+      }
+      g.writeEndObject();
+    }
+
     g.writeEndObject();
   }
 
@@ -233,6 +241,11 @@ public final class ProfileJson {
   private static final List<String> TOP_FIELDS =
       Arrays.asList(
           "schema", "schemaVersion", "sources", "commands", "shapes", "probes", "connections");
+  /** Top-level fields a profile may have (written by newer collectors; older ones lack them). */
+  private static final List<String> OPTIONAL_FIELDS = Arrays.asList("statementsByIsolation");
+  /** The keys of statementsByIsolation. */
+  private static final List<String> ISOLATIONS =
+      Arrays.asList("READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE", "unknown");
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -390,8 +403,9 @@ public final class ProfileJson {
     while (jp.nextToken() == JsonToken.FIELD_NAME) {
       String name = jp.getCurrentName();
       jp.nextToken();
-      if (!TOP_FIELDS.contains(name)) {
-        throw new ProfileFormatException(name, "unknown field (allowed here: " + TOP_FIELDS + ")");
+      if (!TOP_FIELDS.contains(name) && !OPTIONAL_FIELDS.contains(name)) {
+        throw new ProfileFormatException(name, "unknown field (allowed here: " + TOP_FIELDS
+            + " and optionally " + OPTIONAL_FIELDS + ")");
       }
       if (!seen.add(name)) {
         throw new ProfileFormatException(name, "appears twice");
@@ -440,6 +454,15 @@ public final class ProfileJson {
           break;
         case "connections":
           readConnections(r, p);
+          break;
+        case "statementsByIsolation":
+          for (Map.Entry<String, Node> e : r.field(name).fields()) {
+            if (!ISOLATIONS.contains(e.getKey())) {
+              throw new ProfileFormatException(name + "." + e.getKey(),
+                  "is not an isolation level (allowed: " + ISOLATIONS + ")");
+            }
+            p.addStatementsUnder(e.getKey(), e.getValue().nonNegative());
+          }
           break;
         default: // sources or shapes that are not arrays
           r.field(name).elements();

@@ -44,6 +44,11 @@ public final class ProfileRecorder {
   private final AtomicLong textBytes = new AtomicLong();
   private final AtomicLong shapeBytes = new AtomicLong();
   private final LongAdder[] commandCounts = new LongAdder[CommandType.values().length];
+  /** The isolation names {@link #statementUnder} counts by, in index order. */
+  static final String[] ISOLATIONS = {
+    "READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE", "unknown"
+  };
+  private final LongAdder[] byIsolation = new LongAdder[ISOLATIONS.length];
   private final ConcurrentHistogram[] commandLatency =
       new ConcurrentHistogram[CommandType.values().length];
 
@@ -61,6 +66,9 @@ public final class ProfileRecorder {
 
   public ProfileRecorder(RecorderSettings settings) {
     this.settings = settings;
+    for (int i = 0; i < byIsolation.length; i++) {
+      byIsolation[i] = new LongAdder();
+    }
     for (int i = 0; i < commandCounts.length; i++) {
       commandCounts[i] = new LongAdder();
       commandLatency[i] = new ConcurrentHistogram(Histogram.LATENCY_PRECISION);
@@ -284,6 +292,31 @@ public final class ProfileRecorder {
     sources.putIfAbsent(key, source);
   }
 
+  /**
+   * The index {@link #statementUnder} takes for an isolation name ({@code READ-COMMITTED},
+   * {@code READ COMMITTED}, ...); the last index for null or anything else.
+   */
+  public static int isolationIndex(String isolation) {
+    if (isolation != null) {
+      String n = isolation.trim().toUpperCase(java.util.Locale.ROOT).replace(' ', '-').replace('_', '-');
+      for (int i = 0; i < ISOLATIONS.length - 1; i++) {
+        if (ISOLATIONS[i].equals(n)) {
+          return i;
+        }
+      }
+    }
+    return ISOLATIONS.length - 1;
+  }
+
+  /**
+   * One business statement ran under the isolation of index {@code isolationIndex}
+   * ({@link #isolationIndex}): rules judge isolation by the traffic that ran under it.
+   * Allocation-free.
+   */
+  public void statementUnder(int isolationIndex) {
+    byIsolation[isolationIndex].increment();
+  }
+
   /** A profile of everything recorded so far (counts are cumulative since the recorder began). */
   public TrafficProfile snapshot() {
     long now = System.currentTimeMillis();
@@ -301,6 +334,9 @@ public final class ProfileRecorder {
         Histogram latency = commandLatency[type.ordinal()].snapshot();
         p.addCommand(type, new CommandStats(count, latency.count() == 0 ? null : latency));
       }
+    }
+    for (int i = 0; i < byIsolation.length; i++) {
+      p.addStatementsUnder(ISOLATIONS[i], byIsolation[i].sum());
     }
     for (ShapeAggregate a : byDigest.values()) {
       p.addShape(a.snapshot());

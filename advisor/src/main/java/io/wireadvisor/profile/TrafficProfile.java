@@ -33,6 +33,7 @@ public final class TrafficProfile {
   private final TreeMap<String, ShapeStats> shapes = new TreeMap<>();
   private final EnumMap<ProbeKind, ProbeStats> probes = new EnumMap<>(ProbeKind.class);
   private final ConnectionStats connections = new ConnectionStats();
+  private final TreeMap<String, Long> statementsByIsolation = new TreeMap<>();
 
   /** Sources, sorted; one per distinct collector instance and configuration. */
   public List<Source> sources() {
@@ -156,6 +157,21 @@ public final class TrafficProfile {
     return connections;
   }
 
+  /**
+   * Business statements by the isolation level they ran under ({@code READ-COMMITTED}, ...,
+   * {@code unknown}), where the collector knows it (the agent); empty otherwise.
+   */
+  public Map<String, Long> statementsByIsolation() {
+    return Collections.unmodifiableMap(statementsByIsolation);
+  }
+
+  public void addStatementsUnder(String isolation, long n) {
+    if (n > 0) {
+      Long v = statementsByIsolation.get(isolation);
+      statementsByIsolation.put(isolation, (v == null ? 0 : v) + n);
+    }
+  }
+
   /** A new profile holding everything in this one and in {@code other}. */
   public TrafficProfile merge(TrafficProfile other) {
     TrafficProfile merged = new TrafficProfile();
@@ -188,6 +204,9 @@ public final class TrafficProfile {
       addProbe(e.getKey(), e.getValue());
     }
     connections.add(other.connections);
+    for (Map.Entry<String, Long> e : other.statementsByIsolation.entrySet()) {
+      addStatementsUnder(e.getKey(), e.getValue());
+    }
   }
 
   /**
@@ -259,7 +278,8 @@ public final class TrafficProfile {
         && commands.equals(p.commands)
         && shapes.equals(p.shapes)
         && probes.equals(p.probes)
-        && connections.equals(p.connections);
+        && connections.equals(p.connections)
+        && statementsByIsolation.equals(p.statementsByIsolation);
   }
 
   @Override

@@ -71,7 +71,7 @@ public final class ServerInspector {
       try (ResultSet rs =
           st.executeQuery(
               "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE, DATA_LENGTH, INDEX_LENGTH,"
-                  + " CREATE_OPTIONS FROM information_schema.TABLES WHERE LOWER(TABLE_SCHEMA) NOT IN"
+                  + " CREATE_OPTIONS, TABLE_ROWS FROM information_schema.TABLES WHERE LOWER(TABLE_SCHEMA) NOT IN"
                   + " ('mysql','information_schema','performance_schema','sys','metrics_schema')")) {
         while (rs.next()) {
           String type = upper(rs.getString(3));
@@ -88,7 +88,8 @@ public final class ServerInspector {
                   options.contains("partitioned"),
                   type.contains("TEMPORARY"),
                   type.contains("VIEW"),
-                  options.contains("cached=on")));
+                  options.contains("cached=on"),
+                  rs.getObject(7) == null ? -1 : rs.getLong(7)));
         }
       }
       if (partial.isTiDB()) {

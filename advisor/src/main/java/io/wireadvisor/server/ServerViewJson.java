@@ -43,6 +43,9 @@ public final class ServerViewJson {
       o.put("temporary", t.temporary());
       o.put("view", t.view());
       o.put("cached", t.cached());
+      if (t.rows() >= 0) {
+        o.put("rows", t.rows());
+      }
     }
     ArrayNode statements = root.putArray("statements");
     for (StatementSummary s : v.statements()) {
@@ -95,7 +98,8 @@ public final class ServerViewJson {
       b.table(new TableInfo(t.get("schema").asText(), t.get("name").asText(),
           t.path("dataBytes").asLong(), t.path("indexBytes").asLong(),
           t.path("partitioned").asBoolean(), t.path("temporary").asBoolean(),
-          t.path("view").asBoolean(), t.path("cached").asBoolean()));
+          t.path("view").asBoolean(), t.path("cached").asBoolean(),
+          t.has("rows") ? t.get("rows").asLong() : -1));
     }
     for (JsonNode s : root.path("statements")) {
       b.statement(new StatementSummary(text(s, "schema"), text(s, "digestText"),

@@ -13,6 +13,7 @@ public final class TableInfo {
   private final boolean temporary;
   private final boolean view;
   private final boolean cached;
+  private final long rows;
 
   /**
    * @param cached TiDB only: {@code CREATE_OPTIONS} contains {@code cached=on}
@@ -26,6 +27,23 @@ public final class TableInfo {
       boolean temporary,
       boolean view,
       boolean cached) {
+    this(schema, name, dataBytes, indexBytes, partitioned, temporary, view, cached, -1);
+  }
+
+  /**
+   * @param rows {@code TABLE_ROWS} as the server's statistics give it; -1 when unknown (a server
+   *     view written before it was recorded)
+   */
+  public TableInfo(
+      String schema,
+      String name,
+      long dataBytes,
+      long indexBytes,
+      boolean partitioned,
+      boolean temporary,
+      boolean view,
+      boolean cached,
+      long rows) {
     this.schema = Objects.requireNonNull(schema, "schema").toLowerCase(Locale.ROOT);
     this.name = Objects.requireNonNull(name, "name").toLowerCase(Locale.ROOT);
     this.dataBytes = dataBytes;
@@ -34,6 +52,12 @@ public final class TableInfo {
     this.temporary = temporary;
     this.view = view;
     this.cached = cached;
+    this.rows = rows;
+  }
+
+  /** Rows by the server's statistics ({@code TABLE_ROWS}): 0 on TiDB before ANALYZE; -1 unknown. */
+  public long rows() {
+    return rows;
   }
 
   /** A plain base table of this size, not cached. */
@@ -85,7 +109,7 @@ public final class TableInfo {
 
   /** The same table marked cached (what {@code ALTER TABLE ... CACHE} leads to). */
   public TableInfo withCached(boolean cached) {
-    return new TableInfo(schema, name, dataBytes, indexBytes, partitioned, temporary, view, cached);
+    return new TableInfo(schema, name, dataBytes, indexBytes, partitioned, temporary, view, cached, rows);
   }
 
   @Override

@@ -39,5 +39,20 @@ public enum StatementKind {
   /** Anything not recognised, including text that is not SQL at all. */
   OTHER,
   /** Nothing but whitespace, comments or semicolons. */
-  EMPTY
+  EMPTY;
+
+  /** The application's own work (DML and CALL), as opposed to transaction control, SETs, DDL. */
+  public boolean isBusiness() {
+    switch (this) {
+      case SELECT:
+      case INSERT:
+      case UPDATE:
+      case DELETE:
+      case REPLACE:
+      case CALL:
+        return true;
+      default:
+        return false;
+    }
+  }
 }

@@ -61,7 +61,7 @@ class WireAdvisorCliTest {
     JsonNode root = new ObjectMapper().readTree(report.toFile());
     assertThat(root.path("schema").asText()).isEqualTo("wire-advisor/analysis");
     assertThat(root.path("recommendations")).hasSize(3);
-    assertThat(root.path("recommendations").get(2).path("change").path("jdbcProperties")
+    assertThat(root.path("recommendations").get(1).path("change").path("jdbcProperties")
         .path("prepStmtCacheSqlLimit").asText()).isEqualTo("2048");
     assertThat(root.path("profile").path("commands").path("COM_QUERY").asLong()).isEqualTo(1_500_000L);
   }

@@ -24,6 +24,21 @@ class ProfileJsonTest {
   }
 
   @Test
+  void statementsByIsolationRoundTripAndAreOptional() throws Exception {
+    TrafficProfile p = new TrafficProfile();
+    p.addStatementsUnder("READ-COMMITTED", 990);
+    p.addStatementsUnder("unknown", 10);
+    String json = ProfileJson.toJson(p);
+    assertThat(json).contains("\"statementsByIsolation\"");
+    assertThat(ProfileJson.fromJson(json).statementsByIsolation())
+        .containsEntry("READ-COMMITTED", 990L).containsEntry("unknown", 10L);
+    assertThat(ProfileJson.toJson(new TrafficProfile())).doesNotContain("statementsByIsolation");
+    String forged = json.replace("\"READ-COMMITTED\"", "\"READ-SOMETIMES\"");
+    assertThatThrownBy(() -> ProfileJson.fromJson(forged))
+        .hasMessageContaining("statementsByIsolation.READ-SOMETIMES");
+  }
+
+  @Test
   void documentCarriesSchemaNameAndVersion() {
     assertThat(valid())
         .contains("\"schema\" : \"wire-advisor/traffic-profile\"")

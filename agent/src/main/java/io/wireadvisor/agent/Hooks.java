@@ -8,6 +8,7 @@ import io.wireadvisor.agent.internal.JdbcUrls;
 import io.wireadvisor.agent.internal.TextCache;
 import io.wireadvisor.agent.internal.Window;
 import io.wireadvisor.profile.CommandType;
+import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.ProfileRecorder.ConnectionHandle;
 import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
 import io.wireadvisor.profile.RecorderSettings;
@@ -178,7 +179,7 @@ public final class Hooks {
               business(conn, shape);
             }
           }
-          probe(w, shape);
+          probeOrStatement(w, conn, shape);
           return;
         }
       case STMT_PREPARE:
@@ -251,7 +252,7 @@ public final class Hooks {
       if (!conn.registered) {
         business(conn, e.shape);
       }
-      probe(w, e.shape);
+      probeOrStatement(w, conn, e.shape);
     }
   }
 
@@ -262,12 +263,18 @@ public final class Hooks {
     }
   }
 
-  private static void probe(Window w, ShapeHandle shape) {
+  /** Counts a probe and its cause, or a business statement under its connection's isolation. */
+  private static void probeOrStatement(Window w, ConnState conn, ShapeHandle shape) {
     Classification c = shape.classification();
     if (c.isProbe()) {
       w.recorder.probe(c.probe(), Causes.current());
+    } else if (c.kind().isBusiness()) {
+      ConnDescription d = conn == null ? null : conn.description;
+      w.recorder.statementUnder(d == null ? UNKNOWN_ISOLATION : d.isolationIndex);
     }
   }
+
+  private static final int UNKNOWN_ISOLATION = ProfileRecorder.isolationIndex(null);
 
   /** COM_QUIT went out ({@code NativeProtocol.quit()} returned normally). */
   public static void quit(Object protocol, long startNanos) {

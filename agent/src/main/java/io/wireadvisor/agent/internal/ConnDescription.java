@@ -15,6 +15,8 @@ public final class ConnDescription {
   public final String url;
   /** Non-secret effective JDBC properties, sorted. */
   public final Map<String, String> properties;
+  /** {@link io.wireadvisor.profile.ProfileRecorder#isolationIndex} of {@link #isolation}. */
+  public final int isolationIndex;
 
   public ConnDescription(
       String driverVersion,
@@ -27,6 +29,7 @@ public final class ConnDescription {
     this.isolation = isolation;
     this.url = url;
     this.properties = properties;
+    this.isolationIndex = io.wireadvisor.profile.ProfileRecorder.isolationIndex(isolation);
   }
 
   /** The same configuration under {@code newIsolation}. */

@@ -291,6 +291,10 @@ class AgentCountsIT {
         Set<String> expected = new TreeSet<>(List.of(serverDefault, "READ-COMMITTED", "READ-UNCOMMITTED"));
         assertThat(isolations(window)).isEqualTo(expected);
         assertThat(window.sources()).hasSize(expected.size());
+        // Statements are counted by the isolation they ran under: nothing ran under READ
+        // UNCOMMITTED (idle) or SERIALIZABLE (set, then unused) in the window.
+        assertThat(window.statementsByIsolation()).containsKeys(serverDefault, "READ-COMMITTED")
+            .doesNotContainKeys("READ-UNCOMMITTED", "SERIALIZABLE");
         // After the window, the USE on the first connection runs under SERIALIZABLE.
         expected.add("SERIALIZABLE");
         assertThat(isolations(fin)).isEqualTo(expected);
@@ -308,6 +312,7 @@ class AgentCountsIT {
         String expected = scenario.equals("hikari") ? "READ-COMMITTED" : serverDefault;
         assertThat(isolations(window)).containsExactly(expected);
         assertThat(isolations(fin)).containsExactly(expected);
+        assertThat(window.statementsByIsolation().keySet()).containsExactly(expected);
       }
       Source src = window.sources().get(0);
       assertThat(src.driverVersion()).isEqualTo(driver);

@@ -1,0 +1,410 @@
+package io.wireadvisor.advisor;
+
+import io.wireadvisor.profile.CommandStats;
+import io.wireadvisor.profile.CommandType;
+import io.wireadvisor.profile.Histogram;
+import io.wireadvisor.profile.ShapeStats;
+import io.wireadvisor.profile.Source;
+import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.profile.Via;
+import io.wireadvisor.server.ServerView;
+import io.wireadvisor.sql.ProbeKind;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Time, not only counts: what each recommendation is estimated to save (round trips and the time
+ * the application spent on them), the statements ranked by time, and the first screen's outlook.
+ *
+ * <p>The estimates count only round trips a change removes, each at the time the profile
+ * measured for it (the removed shapes' own latency where they have one, else the median of their
+ * command type). Server-side gains (parse and plan time saved by the plan cache, TSO waits saved
+ * by RC read checks, reads served from a cached table) are not in the profile and are not
+ * estimated; each {@link Saving} says so.
+ */
+final class Estimates {
+  /** How many statements the report ranks by time. */
+  static final int TOP_STATEMENTS = 20;
+  static final String PROBES = "probes";
+  private static final double NANOS = 1e9;
+
+  private final TrafficProfile profile;
+  private final Workload w;
+  private final JdbcSettings jdbc;
+
+  Estimates(TrafficProfile profile) {
+    this.profile = profile;
+    this.w = Workload.of(profile);
+    this.jdbc = JdbcSettings.of(profile);
+  }
+
+  /** The kind of server, from the inspected view or else from the profile's sources. */
+  static Outlook.ServerKind serverKind(TrafficProfile profile, ServerView server) {
+    String version = server != null ? server.version().toString() : null;
+    if (server != null && server.isTiDB()) {
+      return Outlook.ServerKind.TIDB;
+    }
+    if (version == null) {
+      for (Source s : profile.sources()) {
+        if (s.serverVersion() != null) {
+          version = s.serverVersion();
+          break;
+        }
+      }
+    }
+    if (version == null) {
+      return Outlook.ServerKind.UNKNOWN;
+    }
+    String v = version.toLowerCase(Locale.ROOT);
+    if (v.contains("tidb")) {
+      return Outlook.ServerKind.TIDB;
+    }
+    return v.contains("mariadb") ? Outlook.ServerKind.MARIADB : Outlook.ServerKind.MYSQL;
+  }
+
+  /** The server line: the inspected server, else the version the profile recorded. */
+  static String serverLine(TrafficProfile profile, ServerView server) {
+    if (server != null) {
+      return server.describe();
+    }
+    for (Source s : profile.sources()) {
+      if (s.serverVersion() != null) {
+        return s.serverVersion() + " (as the collector saw it; no server inspected)";
+      }
+    }
+    return null;
+  }
+
+  /** The recommendation with its estimated saving, or as it was when none can be estimated. */
+  Recommendation withSaving(Recommendation r) {
+    Saving s = saving(r);
+    return s == null ? r : r.withSaving(s);
+  }
+
+  private Saving saving(Recommendation r) {
+    switch (r.id()) {
+      case TextProtocolRule.ID:
+        return textProtocol();
+      case StatementCacheRule.ID:
+        return statementCache();
+      case SessionProbeRule.ID:
+        return probes(
+            "reads of isolation and read-only state",
+            new ProbeKind[] {ProbeKind.ISOLATION_READ, ProbeKind.READ_ONLY_READ});
+      case PoolValidationRule.ID:
+        return probes("validation queries", new ProbeKind[] {ProbeKind.VALIDATION_QUERY});
+      case BatchRewriteRule.ID:
+        return batches();
+      default:
+        return serverSide(r);
+    }
+  }
+
+  private Saving textProtocol() {
+    long r = w.repeatedTextExecutions;
+    long connections = Math.max(1, profile.connections().connections());
+    long prepares = Math.min(r, (long) w.repeatedTextShapes * connections);
+    Map<String, Long> delta = new LinkedHashMap<>();
+    delta.put(CommandType.QUERY.wireName(), -r);
+    delta.put(CommandType.STMT_EXECUTE.wireName(), r);
+    delta.put(CommandType.STMT_PREPARE.wireName(), prepares);
+    double q = median(CommandType.QUERY);
+    double e = median(CommandType.STMT_EXECUTE);
+    double seconds = q > 0 && e > 0 ? Math.max(0, r * (q - e)) / NANOS : 0;
+    String assumption =
+        "each of "
+            + Fmt.count(r)
+            + " repeated text statements becomes one COM_STMT_EXECUTE (with the statement cache),"
+            + " plus one PREPARE per statement and connection ("
+            + Fmt.count(prepares)
+            + ")"
+            + (q > 0 && e > 0
+                ? "; time: the measured median COM_QUERY ("
+                    + ms(q)
+                    + ") minus the median COM_STMT_EXECUTE ("
+                    + ms(e)
+                    + ") per statement"
+                : "; no time is estimated: the profile has no COM_STMT_EXECUTE latency to compare")
+            + ". On TiDB the plan cache also saves parse and optimize time, not estimated here.";
+    return new Saving(r, r + prepares, seconds, assumption, delta);
+  }
+
+  private Saving statementCache() {
+    if (w.prepares == 0) {
+      long r = w.repeatedTextExecutions;
+      return new Saving(0, 0, 0,
+          "no round trips now: it keeps the server-side prepares from costing a PREPARE and a"
+              + " CLOSE per statement (" + Fmt.count(2 * r) + " more commands in this window)");
+    }
+    long connections = Math.max(1, profile.connections().connections());
+    long keep = Math.min(w.prepares, (long) w.preparedShapes * connections);
+    long removedPrepares = Math.max(0, w.prepares - keep);
+    long removedCloses = w.closes;
+    Map<String, Long> delta = new LinkedHashMap<>();
+    delta.put(CommandType.STMT_PREPARE.wireName(), -removedPrepares);
+    delta.put(CommandType.STMT_CLOSE.wireName(), -removedCloses);
+    double seconds = removedPrepares * Math.max(0, median(CommandType.STMT_PREPARE)) / NANOS;
+    return new Saving(
+        w.prepares + w.closes,
+        keep,
+        seconds,
+        "PREPARE once per statement and connection ("
+            + Fmt.count(keep)
+            + ") instead of "
+            + Fmt.count(w.prepares)
+            + ", no CLOSE; each removed PREPARE at the measured median ("
+            + ms(median(CommandType.STMT_PREPARE))
+            + "); a CLOSE has no reply and costs the client no wait",
+        delta);
+  }
+
+  private Saving probes(String what, ProbeKind[] kinds) {
+    long removed = 0;
+    double nanos = 0;
+    for (ShapeStats s : profile.shapes().values()) {
+      if (s.probe() == null || !contains(kinds, s.probe())) {
+        continue;
+      }
+      removed += s.executions();
+      nanos += timeOf(s);
+    }
+    if (removed == 0) {
+      return null;
+    }
+    Map<String, Long> delta = new LinkedHashMap<>();
+    delta.put(PROBES, -removed);
+    return new Saving(removed, 0, nanos / NANOS,
+        "the " + what + " are answered by the driver (or not sent): " + Fmt.count(removed)
+            + " round trips at the time measured for them", delta);
+  }
+
+  private Saving batches() {
+    long statements = 0;
+    long batches = 0;
+    double nanos = 0;
+    Map<String, Long> delta = new LinkedHashMap<>();
+    for (ShapeStats s : profile.shapes().values()) {
+      long b = s.count(Via.BATCHES);
+      long n = s.count(Via.BATCHED_STATEMENTS);
+      if (b == 0 || n <= b) {
+        continue;
+      }
+      statements += n;
+      batches += b;
+      long removed = n - b;
+      String type =
+          s.count(Via.EXECUTES) > 0 ? CommandType.STMT_EXECUTE.wireName() : CommandType.QUERY.wireName();
+      Long d = delta.get(type);
+      delta.put(type, (d == null ? 0 : d) - removed);
+      long executions = s.executions();
+      nanos += executions == 0 ? 0 : timeOf(s) * removed / (double) executions;
+    }
+    if (statements == 0) {
+      return null;
+    }
+    return new Saving(statements, batches, nanos / NANOS,
+        "one multi-row statement per executeBatch() instead of one round trip per row; each"
+            + " removed round trip at its shape's measured time (the multi-row statement's own"
+            + " extra server time is not estimated)", delta);
+  }
+
+  private static Saving serverSide(Recommendation r) {
+    return new Saving(0, 0, 0,
+        "a server-side change: its gain is in server time (parse, plan, TSO waits or reads),"
+            + " which the profile does not measure; verify it as the recommendation says");
+  }
+
+  /**
+   * Recommendations with savings, most time saved first, then in rule order (the study's path).
+   * A statement cache that goes with server-side prepares not made yet stands right after them:
+   * one without the other costs more round trips than before.
+   */
+  List<Recommendation> ranked(List<Recommendation> recommendations) {
+    final List<Recommendation> inRuleOrder = new ArrayList<>();
+    for (Recommendation r : recommendations) {
+      inRuleOrder.add(withSaving(r));
+    }
+    List<Recommendation> ranked = new ArrayList<>(inRuleOrder);
+    Collections.sort(
+        ranked,
+        new Comparator<Recommendation>() {
+          @Override
+          public int compare(Recommendation a, Recommendation b) {
+            int c = Double.compare(seconds(b), seconds(a));
+            return c != 0 ? c : Integer.compare(inRuleOrder.indexOf(a), inRuleOrder.indexOf(b));
+          }
+        });
+    Recommendation text = find(ranked, TextProtocolRule.ID);
+    Recommendation cache = find(ranked, StatementCacheRule.ID);
+    if (text != null && cache != null && w.prepares == 0) {
+      ranked.remove(cache);
+      ranked.add(ranked.indexOf(text) + 1, cache);
+    }
+    return ranked;
+  }
+
+  private static Recommendation find(List<Recommendation> list, String id) {
+    for (Recommendation r : list) {
+      if (r.id().equals(id)) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  private static double seconds(Recommendation r) {
+    return r.saving() == null ? 0 : r.saving().secondsSaved();
+  }
+
+  /** The first screen: round trips per statement now and after, time saved, server, window. */
+  Outlook outlook(List<Recommendation> ranked, ServerView server) {
+    Map<String, Long> now = commandsNow();
+    Map<String, Long> after = new LinkedHashMap<>(now);
+    double saved = 0;
+    for (Recommendation r : ranked) {
+      Saving s = r.saving();
+      if (s == null) {
+        continue;
+      }
+      saved += s.secondsSaved();
+      for (Map.Entry<String, Long> d : s.commandDelta().entrySet()) {
+        Long v = after.get(d.getKey());
+        after.put(d.getKey(), Math.max(0, (v == null ? 0 : v) + d.getValue()));
+      }
+    }
+    after.values().removeIf(v -> v == 0);
+    double measured = 0;
+    for (CommandStats c : profile.commands().values()) {
+      if (c.latency() != null) {
+        measured += c.latency().sum() / NANOS;
+      }
+    }
+    return new Outlook(
+        profile.windowSeconds(),
+        serverLine(profile, server),
+        serverKind(profile, server),
+        w.businessExecutions,
+        now,
+        after,
+        measured,
+        Math.min(saved, measured));
+  }
+
+  /** Wire commands by type, with the probes taken out of the type they were sent as. */
+  Map<String, Long> commandsNow() {
+    long probeText = 0;
+    long probeExec = 0;
+    for (ShapeStats s : profile.shapes().values()) {
+      if (s.probe() != null) {
+        probeText += s.count(Via.TEXT_EXECUTES);
+        probeExec += s.count(Via.EXECUTES);
+      }
+    }
+    Map<String, Long> m = new LinkedHashMap<>();
+    for (Map.Entry<CommandType, CommandStats> e : profile.commands().entrySet()) {
+      long n = e.getValue().count();
+      if (e.getKey() == CommandType.QUERY) {
+        n -= probeText;
+      } else if (e.getKey() == CommandType.STMT_EXECUTE) {
+        n -= probeExec;
+      }
+      if (n > 0) {
+        m.put(e.getKey().wireName(), n);
+      }
+    }
+    if (probeText + probeExec > 0) {
+      m.put(PROBES, probeText + probeExec);
+    }
+    return m;
+  }
+
+  /** Statement shapes by the time the application spent on them, at most {@link #TOP_STATEMENTS}. */
+  List<StatementTime> topStatements() {
+    List<ShapeStats> shapes = new ArrayList<>();
+    double total = 0;
+    for (ShapeStats s : profile.shapes().values()) {
+      if (!s.isOverflow() && s.wireCommands() > 0) {
+        shapes.add(s);
+        total += timeOf(s);
+      }
+    }
+    final boolean timed = total > 0;
+    Collections.sort(
+        shapes,
+        new Comparator<ShapeStats>() {
+          @Override
+          public int compare(ShapeStats a, ShapeStats b) {
+            int c =
+                timed
+                    ? Double.compare(timeOf(b), timeOf(a))
+                    : Long.compare(b.wireCommands(), a.wireCommands());
+            return c != 0 ? c : a.digest().compareTo(b.digest());
+          }
+        });
+    int limit = (int) jdbc.minLong("prepStmtCacheSqlLimit", 256);
+    List<StatementTime> top = new ArrayList<>();
+    for (ShapeStats s : shapes.subList(0, Math.min(TOP_STATEMENTS, shapes.size()))) {
+      Map<String, Long> commands = new LinkedHashMap<>();
+      commands.put(CommandType.QUERY.wireName(), s.count(Via.TEXT_EXECUTES));
+      commands.put(CommandType.STMT_PREPARE.wireName(), s.count(Via.PREPARES));
+      commands.put(CommandType.STMT_EXECUTE.wireName(), s.count(Via.EXECUTES));
+      commands.put(CommandType.STMT_CLOSE.wireName(), s.count(Via.CLOSES));
+      commands.put(CommandType.STMT_FETCH.wireName(), s.count(Via.FETCHES));
+      double seconds = timeOf(s) / NANOS;
+      top.add(
+          new StatementTime(
+              s.digest(),
+              null,
+              s.digestText(),
+              s.kind() == null ? "OTHER" : s.kind().name(),
+              s.executions(),
+              commands,
+              s.probe() != null ? s.executions() : 0,
+              seconds,
+              timed ? timeOf(s) / total : 0,
+              s.maxSqlLength(),
+              limit));
+    }
+    return top;
+  }
+
+  /** Latency distribution per command type, as recorded. */
+  Map<String, Histogram> commandLatency() {
+    Map<String, Histogram> m = new LinkedHashMap<>();
+    for (Map.Entry<CommandType, CommandStats> e : profile.commands().entrySet()) {
+      if (e.getValue().latency() != null && e.getValue().latency().count() > 0) {
+        m.put(e.getKey().wireName(), e.getValue().latency());
+      }
+    }
+    return m;
+  }
+
+  /** Nanoseconds the application waited on this shape's commands (0 when not timed). */
+  static double timeOf(ShapeStats s) {
+    Histogram h = s.latency();
+    return h == null ? 0 : h.sum();
+  }
+
+  private double median(CommandType type) {
+    CommandStats c = profile.commands().get(type);
+    return c == null || c.latency() == null || c.latency().count() == 0 ? -1 : c.latency().quantile(0.5);
+  }
+
+  private static String ms(double nanos) {
+    return nanos < 0 ? "unmeasured" : String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
+  }
+
+  private static boolean contains(ProbeKind[] kinds, ProbeKind k) {
+    for (ProbeKind x : kinds) {
+      if (x == k) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,18 @@
+package io.wireadvisor.advisor;
+
+/**
+ * The least traffic each judgment needs, in one place (docs/advisor.md lists them). Below these a
+ * rule says "not enough traffic to judge …" ({@link Withheld}) instead of advising.
+ */
+final class Evidence {
+  /** Any rate per minute needs at least this window. */
+  static final double MIN_WINDOW_SECONDS = 10;
+  /** Caching a table: reads of that table in the window. */
+  static final long TABLE_CACHE_MIN_READS = 1_000;
+  /** tidb_rc_read_check_ts: business statements in the window. */
+  static final long RC_READ_CHECK_MIN_STATEMENTS = 1_000;
+  /** tidb_rc_read_check_ts: share of the statements that ran under READ COMMITTED. */
+  static final double RC_READ_CHECK_MIN_RC_SHARE = 0.9;
+
+  private Evidence() {}
+}
