@@ -292,7 +292,18 @@ final class Estimates {
         now,
         after,
         measured,
-        Math.min(saved, measured));
+        Math.min(saved, measured),
+        jdbcUrls());
+  }
+
+  private List<String> jdbcUrls() {
+    java.util.LinkedHashSet<String> urls = new java.util.LinkedHashSet<>();
+    for (Source s : profile.sources()) {
+      if (s.jdbcUrl() != null && urls.size() < 8) {
+        urls.add(s.jdbcUrl());
+      }
+    }
+    return new ArrayList<>(urls);
   }
 
   /** Wire commands by type, with the probes taken out of the type they were sent as. */

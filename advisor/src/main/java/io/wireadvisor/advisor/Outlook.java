@@ -19,6 +19,7 @@ public final class Outlook {
   private final Map<String, Long> commandsAfter;
   private final double measuredSeconds;
   private final double secondsSaved;
+  private final java.util.List<String> jdbcUrls;
 
   /** Which kind of server the profile (or inspection) says it is. */
   public enum ServerKind {
@@ -49,6 +50,24 @@ public final class Outlook {
       Map<String, Long> commandsAfter,
       double measuredSeconds,
       double secondsSaved) {
+    this(windowSeconds, server, serverKind, businessStatements, commandsNow, commandsAfter,
+        measuredSeconds, secondsSaved, java.util.Collections.<String>emptyList());
+  }
+
+  /**
+   * As above, with the JDBC URLs (without credentials or parameters) the application used, as
+   * the collector recorded them: the reports build the complete URLs to paste from them.
+   */
+  public Outlook(
+      double windowSeconds,
+      String server,
+      ServerKind serverKind,
+      long businessStatements,
+      Map<String, Long> commandsNow,
+      Map<String, Long> commandsAfter,
+      double measuredSeconds,
+      double secondsSaved,
+      java.util.List<String> jdbcUrls) {
     this.windowSeconds = windowSeconds;
     this.server = server;
     this.serverKind = serverKind;
@@ -57,6 +76,12 @@ public final class Outlook {
     this.commandsAfter = Collections.unmodifiableMap(new LinkedHashMap<>(commandsAfter));
     this.measuredSeconds = measuredSeconds;
     this.secondsSaved = Math.max(0, secondsSaved);
+    this.jdbcUrls = java.util.Collections.unmodifiableList(new java.util.ArrayList<String>(jdbcUrls));
+  }
+
+  /** The application's JDBC URLs (sanitized), distinct, in order; empty when none was recorded. */
+  public java.util.List<String> jdbcUrls() {
+    return jdbcUrls;
   }
 
   public double windowSeconds() {

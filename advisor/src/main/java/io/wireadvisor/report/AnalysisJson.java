@@ -11,7 +11,12 @@ import io.wireadvisor.advisor.Comparison;
 import io.wireadvisor.advisor.Expectation;
 import io.wireadvisor.advisor.Metric;
 import io.wireadvisor.advisor.ProfileSummary;
+import io.wireadvisor.advisor.Outlook;
 import io.wireadvisor.advisor.Recommendation;
+import io.wireadvisor.advisor.Saving;
+import io.wireadvisor.advisor.StatementTime;
+import io.wireadvisor.advisor.Withheld;
+import io.wireadvisor.profile.Histogram;
 import java.util.Map;
 
 /** The JSON form of an analysis and of a comparison; the schema is documented in docs/advisor.md. */
@@ -89,8 +94,91 @@ public final class AnalysisJson {
       for (Expectation e : r.expectations()) {
         ex.add(expectation(e));
       }
+      if (r.saving() != null) {
+        Saving sv = r.saving();
+        ObjectNode so = o.putObject("saving");
+        so.put("roundTripsBefore", sv.roundTripsBefore());
+        so.put("roundTripsAfter", sv.roundTripsAfter());
+        number(so, "secondsSaved", sv.secondsSaved());
+        so.put("assumption", sv.assumption());
+        ObjectNode d = so.putObject("commandDelta");
+        for (Map.Entry<String, Long> e : sv.commandDelta().entrySet()) {
+          d.put(e.getKey(), e.getValue());
+        }
+      }
     }
+    Outlook ol = a.outlook();
+    if (ol != null) {
+      ObjectNode o = root.putObject("outlook");
+      number(o, "windowSeconds", ol.windowSeconds());
+      o.put("server", ol.server());
+      o.put("serverKind", ol.serverKind().name());
+      o.put("businessStatements", ol.businessStatements());
+      number(o, "roundTripsPerStatementNow", ol.roundTripsPerStatementNow());
+      number(o, "roundTripsPerStatementAfter", ol.roundTripsPerStatementAfter());
+      number(o, "measuredSeconds", ol.measuredSeconds());
+      number(o, "secondsSaved", ol.secondsSaved());
+      ObjectNode now = o.putObject("commandsNow");
+      for (Map.Entry<String, Long> e : ol.commandsNow().entrySet()) {
+        now.put(e.getKey(), e.getValue());
+      }
+      ObjectNode after = o.putObject("commandsAfter");
+      for (Map.Entry<String, Long> e : ol.commandsAfter().entrySet()) {
+        after.put(e.getKey(), e.getValue());
+      }
+    }
+    ArrayNode top = root.putArray("topStatements");
+    for (StatementTime t : a.topStatements()) {
+      ObjectNode o = top.addObject();
+      o.put("digest", t.digest());
+      o.put("tidbDigest", t.tidbDigest());
+      o.put("text", t.text());
+      o.put("kind", t.kind());
+      o.put("executions", t.executions());
+      o.put("wirePattern", t.wirePattern());
+      ObjectNode cm = o.putObject("commands");
+      for (Map.Entry<String, Long> e : t.commands().entrySet()) {
+        cm.put(e.getKey(), e.getValue());
+      }
+      o.put("probes", t.probes());
+      number(o, "seconds", t.seconds());
+      number(o, "share", t.share());
+      o.put("maxSqlLength", t.maxSqlLength());
+      o.put("sqlLimit", t.sqlLimit());
+      o.put("aboveSqlLimit", t.aboveSqlLimit());
+    }
+    ArrayNode withheld = root.putArray("withheld");
+    for (Withheld w : a.withheld()) {
+      ObjectNode o = withheld.addObject();
+      o.put("ruleId", w.ruleId());
+      o.put("subject", w.subject());
+      o.put("need", w.need());
+      o.put("have", w.have());
+      o.put("message", w.message());
+    }
+    ObjectNode latency = root.putObject("commandLatencyNanos");
+    for (Map.Entry<String, Histogram> e : a.commandLatency().entrySet()) {
+      ObjectNode o = latency.putObject(e.getKey());
+      o.put("count", e.getValue().count());
+      o.put("p50", e.getValue().quantile(0.5));
+      o.put("p95", e.getValue().quantile(0.95));
+      o.put("p99", e.getValue().quantile(0.99));
+      o.put("max", e.getValue().max());
+    }
+    CopyReady c = CopyReady.of(a);
+    ObjectNode all = root.putObject("allChanges");
+    strings(all.putArray("jdbcUrls"), c.urls);
+    strings(all.putArray("hikari"), c.hikari);
+    strings(all.putArray("springBoot"), c.spring);
+    strings(all.putArray("sql"), c.sql);
+    strings(all.putArray("notes"), c.notes);
     return root;
+  }
+
+  private static void strings(ArrayNode array, java.util.List<String> values) {
+    for (String v : values) {
+      array.add(v);
+    }
   }
 
   static ObjectNode summary(ProfileSummary p) {

@@ -7,9 +7,14 @@ import io.wireadvisor.advisor.Expectation;
 import io.wireadvisor.advisor.Fmt;
 import io.wireadvisor.advisor.Metric;
 import io.wireadvisor.advisor.ProfileSummary;
+import io.wireadvisor.advisor.Outlook;
 import io.wireadvisor.advisor.Recommendation;
+import io.wireadvisor.advisor.Saving;
+import io.wireadvisor.advisor.StatementTime;
+import io.wireadvisor.advisor.Withheld;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -19,47 +24,80 @@ import java.util.Map;
 public final class Reports {
   private Reports() {}
 
-  /** Plain text for a terminal. */
+  /** The text report's width: everything but SQL fits; SQL wraps, never cut. */
+  static final int WIDTH = 100;
+
+  /** Plain text for a terminal: the answer first, then the statements, the advice, the changes. */
   public static String text(Analysis a) {
-    StringBuilder sb = new StringBuilder();
-    summary(sb, a, "", "");
+    StringBuilder sb = new StringBuilder("wire-advisor report\n===================\n");
+    firstScreen(sb, a, "", "");
     if (a.isEmpty()) {
       sb.append("\nNothing to do: no rule found a change to recommend.\n");
-      return sb.toString();
     }
-    sb.append('\n').append(a.recommendations().size()).append(" recommendation(s):\n");
-    int n = 1;
-    for (Recommendation r : a.recommendations()) {
-      sb.append("\n").append(n++).append(". [").append(r.severity()).append("] ").append(r.title())
-          .append("  (").append(r.id()).append(")\n");
-      sb.append("   Evidence:\n");
-      for (String e : r.evidence()) {
-        sb.append("     ").append(e).append('\n');
-      }
-      change(sb, r.change(), "   ", "     ", "");
-      sb.append("   Expected effect: ").append(r.expectedEffect()).append('\n');
-      sb.append("   Risk: ").append(r.risk()).append('\n');
-      sb.append("   Verify: ").append(r.verify()).append('\n');
-      for (Expectation e : r.expectations()) {
-        sb.append("   Expect: ").append(e.description()).append('\n');
+    topStatementsText(sb, a);
+    if (!a.isEmpty()) {
+      sb.append("\nRecommendations, most time saved first\n--------------------------------------\n");
+      int n = 1;
+      for (Recommendation r : a.recommendations()) {
+        sb.append('\n');
+        wrap(sb, n++ + ". [" + r.severity() + "] " + r.title() + "  (" + r.id() + ")", "   ");
+        if (r.saving() != null) {
+          wrap(sb, "   Saving: " + saving(r.saving()) + " (" + r.saving().assumption() + ")", "           ");
+        }
+        sb.append("   Evidence:\n");
+        for (String e : r.evidence()) {
+          wrap(sb, "     " + e, "       ");
+        }
+        change(sb, r.change(), "   ", "     ", "");
+        wrap(sb, "   Expected effect: " + r.expectedEffect(), "     ");
+        wrap(sb, "   Risk: " + r.risk(), "     ");
+        wrap(sb, "   Verify: " + r.verify(), "     ");
+        for (Expectation e : r.expectations()) {
+          wrap(sb, "   Expect: " + e.description(), "     ");
+        }
       }
     }
-    allChanges(sb, a, "", "  ", "");
+    withheldText(sb, a, "", "  - ");
+    allChanges(sb, a, "\nAll changes together\n--------------------\n", "  ", "");
+    sb.append("\nProfile\n-------\n");
+    StringBuilder profile = new StringBuilder();
+    summary(profile, a, "", "");
+    for (String line : profile.toString().split("\n")) {
+      wrap(sb, line, "  ");
+    }
     return sb.toString();
   }
 
-  /** GitHub-flavoured Markdown. */
+  /** GitHub-flavoured Markdown, the same sections as the text. */
   public static String markdown(Analysis a) {
     StringBuilder sb = new StringBuilder("# wire-advisor report\n\n");
-    summary(sb, a, "- ", "");
+    firstScreen(sb, a, "- ", "");
     if (a.isEmpty()) {
       sb.append("\n**Nothing to do**: no rule found a change to recommend.\n");
-      return sb.toString();
+    }
+    if (!a.topStatements().isEmpty()) {
+      sb.append("\n## Top statements by time\n\n")
+          .append("| # | share | time (s) | executions | wire pattern | length / limit | statement |\n")
+          .append("|---|---|---|---|---|---|---|\n");
+      int i = 1;
+      for (StatementTime t : a.topStatements()) {
+        sb.append("| ").append(i++).append(" | ").append(Fmt.percent(t.share())).append(" | ")
+            .append(String.format(Locale.ROOT, "%.2f", t.seconds())).append(" | ")
+            .append(Fmt.count(t.executions())).append(" | ").append(pattern(t)).append(" | ")
+            .append(t.maxSqlLength()).append(" / ").append(t.sqlLimit())
+            .append(t.aboveSqlLimit() ? " (never cached)" : "").append(" | `")
+            .append(t.text().replace("|", "\\|").replace("`", "'")).append("`")
+            .append(t.tidbDigest() == null ? "" : " (TiDB digest " + t.tidbDigest() + ")").append(" |\n");
+      }
     }
     int n = 1;
     for (Recommendation r : a.recommendations()) {
       sb.append("\n## ").append(n++).append(". ").append(r.title()).append("\n\n");
       sb.append("`").append(r.id()).append("` · severity **").append(r.severity()).append("**\n\n");
+      if (r.saving() != null) {
+        sb.append("**Saving**: ").append(saving(r.saving())).append(" (").append(r.saving().assumption())
+            .append(")\n\n");
+      }
       sb.append("**Evidence**\n\n```\n");
       for (String e : r.evidence()) {
         sb.append(e).append('\n');
@@ -73,9 +111,139 @@ public final class Reports {
         sb.append("- Expect: ").append(e.description()).append('\n');
       }
     }
-    sb.append('\n');
-    allChanges(sb, a, "## ", "", "```\n");
+    if (!a.withheld().isEmpty()) {
+      sb.append("\n## Not enough traffic to judge\n\n");
+      withheldText(sb, a, null, "- ");
+    }
+    allChanges(sb, a, "\n## All changes together\n\n", "", "```\n");
+    sb.append("\n## Profile\n\n");
+    summary(sb, a, "- ", "");
     return sb.toString();
+  }
+
+  /** Round trips now and after, time saved, server and window, the top three changes. */
+  static void firstScreen(StringBuilder sb, Analysis a, String bullet, String end) {
+    Outlook o = a.outlook();
+    if (o == null) {
+      sb.append(bullet).append("(no outlook: this analysis was built without the estimates)").append('\n');
+      return;
+    }
+    sb.append(bullet).append("Now:    ").append(Fmt.ratio(o.roundTripsPerStatementNow()))
+        .append(" wire round trips per business statement (").append(Fmt.count(o.businessStatements()))
+        .append(" statements in ").append(Fmt.rate(o.windowSeconds())).append(" s)").append(end).append('\n');
+    sb.append(bullet).append("After:  ").append(Fmt.ratio(o.roundTripsPerStatementAfter()))
+        .append(" (estimated, with every recommendation applied)").append(end).append('\n');
+    if (o.measuredSeconds() <= 0) {
+      sb.append(bullet).append("Time:   not timed (the collector recorded no latencies): savings in"
+          + " round trips only").append(end).append('\n');
+    } else {
+    sb.append(bullet).append("Time:   ").append(String.format(Locale.ROOT, "%.1f", o.measuredSeconds()))
+        .append(" s waited on the wire in the window; estimated saving ")
+        .append(String.format(Locale.ROOT, "%.1f", o.secondsSaved())).append(" s (")
+        .append(Fmt.percent(o.measuredSeconds() == 0 ? Double.NaN : o.secondsSaved() / o.measuredSeconds()))
+        .append(")").append(end).append('\n');
+    }
+    sb.append(bullet).append("Server: ").append(o.server() == null ? "unknown" : o.server())
+        .append(" [").append(o.serverKind()).append("]").append(end).append('\n');
+    if (!a.recommendations().isEmpty()) {
+      sb.append(bullet).append("Top changes:").append('\n');
+      int n = 0;
+      for (Recommendation r : a.recommendations()) {
+        if (n == 3) {
+          break;
+        }
+        n++;
+        String line = (bullet.isEmpty() ? "  " : "  " + bullet) + n + ". [" + r.severity() + "] "
+            + r.title() + (r.saving() == null ? "" : " (" + saving(r.saving()) + ")");
+        wrap(sb, line, "       ");
+      }
+    }
+    sb.append(bullet).append("Wire commands per business statement, now -> after:").append('\n');
+    java.util.Set<String> types = new java.util.LinkedHashSet<>(o.commandsNow().keySet());
+    types.addAll(o.commandsAfter().keySet());
+    for (String t : types) {
+      sb.append(bullet.isEmpty() ? "  " : "  " + bullet)
+          .append(String.format(Locale.ROOT, "%-24s %6s -> %6s", t,
+              Fmt.ratio(per(o.commandsNow().get(t), o.businessStatements())),
+              Fmt.ratio(per(o.commandsAfter().get(t), o.businessStatements()))))
+          .append('\n');
+    }
+  }
+
+  private static double per(Long n, long statements) {
+    return statements == 0 || n == null ? 0 : (double) n / statements;
+  }
+
+  static String saving(Saving s) {
+    StringBuilder b = new StringBuilder();
+    if (s.roundTripsSaved() > 0) {
+      b.append(Fmt.count(s.roundTripsSaved())).append(" fewer wire commands");
+    } else if (s.roundTripsAfter() > s.roundTripsBefore()) {
+      b.append(Fmt.count(s.roundTripsAfter() - s.roundTripsBefore())).append(" more wire commands");
+    } else {
+      b.append("no wire commands removed");
+    }
+    if (s.secondsSaved() > 0) {
+      b.append(", ~").append(String.format(Locale.ROOT, "%.1f", s.secondsSaved())).append(" s saved");
+    }
+    return b.toString();
+  }
+
+  static String pattern(StatementTime t) {
+    String p = t.wirePattern();
+    return t.probes() > 0 ? (p.isEmpty() ? "probe" : p + " (probe)") : p;
+  }
+
+  private static void topStatementsText(StringBuilder sb, Analysis a) {
+    if (a.topStatements().isEmpty()) {
+      return;
+    }
+    sb.append("\nTop statements by time\n----------------------\n");
+    sb.append(String.format(Locale.ROOT, "%3s %7s %9s %11s  %-24s %s%n", "#", "share", "time s",
+        "executions", "wire pattern", "length/limit"));
+    int i = 1;
+    for (StatementTime t : a.topStatements()) {
+      sb.append(String.format(Locale.ROOT, "%3d %7s %9.2f %11s  %-24s %d/%d%s%n", i++,
+          Fmt.percent(t.share()), t.seconds(), Fmt.count(t.executions()), pattern(t),
+          t.maxSqlLength(), t.sqlLimit(), t.aboveSqlLimit() ? " never cached" : ""));
+      wrap(sb, "      " + t.text(), "      ");
+      if (t.tidbDigest() != null) {
+        sb.append("      TiDB digest ").append(t.tidbDigest()).append('\n');
+      }
+    }
+  }
+
+  private static void withheldText(StringBuilder sb, Analysis a, String heading, String item) {
+    if (a.withheld().isEmpty()) {
+      return;
+    }
+    if (heading != null) {
+      sb.append("\nNot enough traffic to judge\n---------------------------\n");
+    }
+    for (Withheld w : a.withheld()) {
+      wrap(sb, item + w.message(), "    ");
+    }
+  }
+
+  /** Appends {@code line} wrapped at {@link #WIDTH} columns; continuation lines get {@code indent}. */
+  static void wrap(StringBuilder sb, String line, String indent) {
+    String rest = line;
+    boolean first = true;
+    while (true) {
+      String prefix = first ? "" : indent;
+      int room = WIDTH - prefix.length();
+      if (rest.length() <= room) {
+        sb.append(prefix).append(rest).append('\n');
+        return;
+      }
+      int cut = rest.lastIndexOf(' ', room);
+      if (cut <= room / 3) {
+        cut = room; // a long token (SQL without spaces): break it, never drop it
+      }
+      sb.append(prefix).append(rest, 0, cut).append('\n');
+      rest = rest.substring(cut).replaceFirst("^ ", "");
+      first = false;
+    }
   }
 
   /** The analysis as JSON (schema in docs/advisor.md). */
@@ -175,7 +343,11 @@ public final class Reports {
       sb.append(fence);
     }
     for (String note : c.notes()) {
-      sb.append(indent).append("Note: ").append(note).append('\n');
+      if (fence.isEmpty()) {
+        wrap(sb, indent + "Note: " + note, indent + "  ");
+      } else {
+        sb.append(indent).append("Note: ").append(note).append('\n');
+      }
     }
   }
 
@@ -189,15 +361,43 @@ public final class Reports {
   }
 
   private static void allChanges(StringBuilder sb, Analysis a, String heading, String item, String fence) {
-    Map<String, String> all = allJdbcProperties(a.recommendations());
-    if (all.isEmpty()) {
+    CopyReady c = CopyReady.of(a);
+    if (c.isEmpty()) {
       return;
     }
-    sb.append('\n').append(heading).append("All JDBC changes together\n").append(fence);
-    StringBuilder url = new StringBuilder();
-    for (Map.Entry<String, String> e : all.entrySet()) {
-      url.append(url.length() == 0 ? "" : "&").append(e.getKey()).append('=').append(e.getValue());
+    sb.append(heading);
+    if (!c.urls.isEmpty()) {
+      sb.append("JDBC URL:\n").append(fence);
+      for (String u : c.urls) {
+        sb.append(item).append(u).append('\n');
+      }
+      sb.append(fence);
     }
-    sb.append(item).append(url).append('\n').append(fence);
+    if (!c.hikari.isEmpty()) {
+      sb.append("HikariCP (properties file or HikariConfig):\n").append(fence);
+      for (String l : c.hikari) {
+        sb.append(item).append(l).append('\n');
+      }
+      sb.append(fence);
+      sb.append("Spring Boot (application.properties):\n").append(fence);
+      for (String l : c.spring) {
+        sb.append(item).append(l).append('\n');
+      }
+      sb.append(fence);
+    }
+    if (!c.sql.isEmpty()) {
+      sb.append("SQL for the DBA (run once, as an administrator):\n").append(fence);
+      for (String l : c.sql) {
+        sb.append(item).append(l).append('\n');
+      }
+      sb.append(fence);
+    }
+    for (String n : c.notes) {
+      if (fence.isEmpty()) {
+        wrap(sb, item + "Note: " + n, item + "  ");
+      } else {
+        sb.append(item).append("Note: ").append(n).append('\n');
+      }
+    }
   }
 }

@@ -53,44 +53,95 @@ class HtmlReportChromiumTest {
 
   @Test
   void chartsRenderInHeadlessChromium() throws Exception {
-    assumeTrue(chromium() != null, "no Chromium installed (apt-get install -y chromium); HTML not rendered");
+    assumeTrue(chromium() != null, "no Chromium installed (bin/ensure-chromium); HTML not rendered");
     Comparison c = Comparison.of(BankLikeFixtures.scenario(1), BankLikeFixtures.scenario(7), BankLikeFixtures.tidb(1));
     Path html = dir.resolve("report.html");
     Files.write(html, Reports.html(c).getBytes(StandardCharsets.UTF_8));
 
     String dom = runChromium("--dump-dom", html.toUri().toString());
-    assertThat(dom).contains("<svg class=\"chart\" id=\"command-mix\"", "id=\"per-statement\"", "id=\"before-after\"");
-    assertThat(dom).contains("COM_STMT_EXECUTE", "tidb-cached-tables");
-    // Scenario 1 sends only COM_QUERY (1 bar in each single-profile chart); before/after covers
-    // COM_QUERY, COM_STMT_PREPARE and COM_STMT_EXECUTE with two bars each.
-    assertThat(dom.split("class=\"bar\"", -1).length - 1).isEqualTo(1 + 1 + 3 * 2);
+    assertThat(dom).contains("id=\"per-statement\"", "id=\"before-after\"", "id=\"top-statements-chart\"");
+    assertThat(dom).contains("COM_STMT_EXECUTE", "tidb-cached-tables", "class=\"MET\"");
+    // Now vs after, stacked: scenario 1's now is COM_QUERY and probes; after adds EXECUTE,
+    // PREPARE; the before/after of the diff has both profiles' commands.
+    assertThat(dom.split("class=\"bar\"", -1).length - 1).isGreaterThanOrEqualTo(2 + 3 + 2);
 
     Path png = dir.resolve("shot.png");
     runChromium("--screenshot=" + png, "--window-size=1200,2000", html.toUri().toString());
     BufferedImage img = ImageIO.read(png.toFile());
     assertThat(img).isNotNull();
-    // The bars use two colours; a blank page would have neither.
-    int before = 0;
-    int after = 0;
+    // The now/after bars and the diff's status rows use these colours; a blank page has none.
+    int query = 0;
+    int probes = 0;
     for (int y = 0; y < img.getHeight(); y += 2) {
       for (int x = 0; x < img.getWidth(); x += 2) {
         int rgb = img.getRGB(x, y) & 0xffffff;
-        if (rgb == 0xc0504d) {
-          before++;
-        } else if (rgb == 0x4f81bd) {
-          after++;
+        if (rgb == 0x4f81bd) {
+          query++;
+        } else if (rgb == 0xf2a93b) {
+          probes++;
         }
       }
     }
-    System.out.println("screenshot " + img.getWidth() + "x" + img.getHeight() + ": before-colour px " + before + ", after-colour px " + after);
-    assertThat(before).isGreaterThan(100);
-    assertThat(after).isGreaterThan(100);
+    System.out.println("screenshot " + img.getWidth() + "x" + img.getHeight() + ": COM_QUERY-colour px " + query + ", probe-colour px " + probes);
+    assertThat(query).isGreaterThan(100);
+    assertThat(probes).as("probes are split out of COM_QUERY").isGreaterThan(20);
+  }
+
+  /** Measures the page in the browser: sections present and sized, nothing beyond the viewport. */
+  private static final String MEASURE =
+      "<script>(function(){var W=window.innerWidth;var r={w:W,scroll:document.documentElement.scrollWidth,"
+          + "sections:{},clipped:[]};['summary','charts','top-statements','changes','recommendations',"
+          + "'withheld','details'].forEach(function(id){var e=document.getElementById(id);"
+          + "r.sections[id]=e?Math.round(e.getBoundingClientRect().height):-1;});"
+          + "document.querySelectorAll('body *').forEach(function(e){"
+          + "if(e.parentElement&&e.parentElement.closest('.table-wrap,svg,pre'))return;var b=e.getBoundingClientRect();"
+          + "if(b.right>W+1||b.left<-1)r.clipped.push(e.tagName+'#'+(e.id||'')+' '+Math.round(b.left)+'..'"
+          + "+Math.round(b.right));if(!e.closest('svg')&&!e.classList.contains('table-wrap')&&e.clientWidth>0"
+          + "&&e.scrollWidth>e.clientWidth+1)r.clipped.push('text beyond '+e.tagName+'#'+(e.id||'')+"
+          + "' '+e.scrollWidth+'>'+e.clientWidth);});var t=window.parent===window?document:window.parent.document;"
+          + "t.body.setAttribute('data-layout',JSON.stringify(r));})();</script>";
+
+  @Test
+  void readableAt1400PixelsAndOnAPhone() throws Exception {
+    assumeTrue(chromium() != null, "no Chromium installed (bin/ensure-chromium); layout not checked");
+    String page = Reports.html(io.wireadvisor.advisor.Advisor.analyze(BankLikeFixtures.scenario(1), BankLikeFixtures.tidb(1)));
+    Path html = dir.resolve("layout.html");
+    Files.write(html, page.replace("</body>", MEASURE + "</body>").getBytes(StandardCharsets.UTF_8));
+
+    Path shots = Path.of("target", "report-screenshots");
+    Files.createDirectories(shots);
+    String measured = page.replace("</body>", MEASURE + "</body>");
+    for (int width : new int[] {1400, 390}) {
+      // Headless Chromium's windows are at least 500 px wide: a phone is a 390 px frame in one.
+      Path at390 = dir.resolve("phone.html");
+      Files.write(at390, ("<!DOCTYPE html><html><body style=\"margin:0\"><iframe style=\"width:390px;"
+          + "height:2400px;border:0\" srcdoc=\"" + HtmlReport.esc(measured) + "\"></iframe></body></html>")
+          .getBytes(StandardCharsets.UTF_8));
+      Path target = width < 500 ? at390 : html;
+      String dom = runChromium("--window-size=" + Math.max(width, 500) + ",900", "--dump-dom", target.toUri().toString());
+      int at = dom.indexOf("data-layout=\"");
+      assertThat(at).as("the measuring script ran at %d px", width).isPositive();
+      String layout = dom.substring(at + 13, dom.indexOf('"', at + 13)).replace("&quot;", "\"");
+      com.fasterxml.jackson.databind.JsonNode r = new com.fasterxml.jackson.databind.ObjectMapper().readTree(layout);
+      System.out.println(width + " px: " + layout);
+      assertThat(r.path("w").asInt()).as("viewport").isEqualTo(width);
+      assertThat(r.path("scroll").asInt()).as("no sideways scrolling of the page at %d px", width).isLessThanOrEqualTo(width);
+      for (String section : new String[] {"summary", "charts", "top-statements", "changes", "recommendations", "withheld", "details"}) {
+        assertThat(r.path("sections").path(section).asInt()).as("section %s at %d px", section, width).isPositive();
+      }
+      assertThat(r.path("clipped")).as("elements beyond the viewport at %d px", width).isEmpty();
+      Path png = shots.resolve("report-" + width + ".png");
+      runChromium("--screenshot=" + png.toAbsolutePath(), "--window-size=" + Math.max(width, 500) + ",2400",
+          target.toUri().toString());
+      assertThat(ImageIO.read(png.toFile()).getWidth()).isEqualTo(Math.max(width, 500));
+    }
   }
 
   @Test
   void htmlIsSelfContained() {
     String html = Reports.html(Advisor.analyze(BankLikeFixtures.scenario(1), BankLikeFixtures.tidb(1)));
     assertThat(html).doesNotContain("<script", "src=\"http", "href=\"http", "@import");
-    assertThat(html).contains("<svg", "ALTER TABLE `bank`.`t12` CACHE;");
+    assertThat(html).contains("<svg", "ALTER TABLE `bank`.`t12` CACHE;", "id=\"summary\"",
+        "spring.datasource.hikari.data-source-properties.useServerPrepStmts=true");
   }
 }

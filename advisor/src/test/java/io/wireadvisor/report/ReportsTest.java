@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wireadvisor.advisor.Advisor;
 import io.wireadvisor.advisor.Analysis;
+import io.wireadvisor.advisor.Recommendation;
 import io.wireadvisor.advisor.BankLikeFixtures;
 import io.wireadvisor.advisor.Comparison;
 import org.junit.jupiter.api.Test;
@@ -14,18 +15,34 @@ class ReportsTest {
   final Analysis s1 = Advisor.analyze(BankLikeFixtures.scenario(1), BankLikeFixtures.tidb(1));
 
   @Test
-  void textNamesEachChangeAndOneUrlForAll() {
+  void textLeadsWithTheAnswerAndEndsWithEveryChangeReadyToCopy() {
     String t = Reports.text(s1);
-    assertThat(t).contains("6 recommendation(s)", "dataSource.prepStmtCacheSqlLimit=2048",
-        "SET GLOBAL tidb_rc_read_check_ts = ON;", "Statements per wire command: 0.67",
-        "useServerPrepStmts=true&cachePrepStmts=true&prepStmtCacheSize=125&prepStmtCacheSqlLimit=2048&useConfigs=maxPerformance");
+    assertThat(t.indexOf("Now:")).isLessThan(t.indexOf("Top changes:"));
+    assertThat(t.indexOf("Top changes:")).isLessThan(t.indexOf("Top statements by time"));
+    assertThat(t.indexOf("Top statements by time")).isLessThan(t.indexOf("Recommendations, most time saved first"));
+    assertThat(t).contains("1.50 wire round trips per business statement",
+        "jdbc:mysql://tidb:4000/bank?useServerPrepStmts=true&cachePrepStmts=true&prepStmtCacheSize=125"
+            + "&prepStmtCacheSqlLimit=2048&useConfigs=maxPerformance",
+        "dataSource.prepStmtCacheSqlLimit=2048",
+        "spring.datasource.hikari.data-source-properties.prepStmtCacheSqlLimit=2048",
+        "SET GLOBAL tidb_rc_read_check_ts = ON;");
+    for (String line : t.split("\n")) {
+      // Only what is copied whole may be longer: a URL or its parameters.
+      if (!line.trim().startsWith("jdbc:") && !line.trim().startsWith("useServerPrepStmts=")) {
+        assertThat(line.length()).as("fits a terminal: %s", line).isLessThanOrEqualTo(Reports.WIDTH);
+      }
+    }
   }
 
   @Test
-  void markdownHasOneSectionPerRecommendation() {
+  void markdownHasTheSameSectionsAndOnePerRecommendation() {
     String md = Reports.markdown(s1);
-    assertThat(md.split("\n## ", -1).length - 1).isEqualTo(6 + 1);
-    assertThat(md).contains("`tidb-cached-tables` · severity **MEDIUM**");
+    for (Recommendation r : s1.recommendations()) {
+      assertThat(md).contains("## ", "`" + r.id() + "` · severity **" + r.severity() + "**");
+    }
+    assertThat(md).contains("## Top statements by time", "## All changes together", "## Profile");
+    assertThat(md.split("\n## ", -1).length - 1)
+        .isEqualTo(s1.recommendations().size() + 3 + (s1.withheld().isEmpty() ? 0 : 1));
   }
 
   @Test

@@ -1,0 +1,79 @@
+package io.wireadvisor.report;
+
+import io.wireadvisor.advisor.Analysis;
+import io.wireadvisor.advisor.Change;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every change of an analysis together, ready to copy: complete JDBC URLs, HikariCP
+ * {@code dataSource.*} lines, Spring Boot {@code spring.datasource.hikari.*} lines, and the SQL
+ * for the DBA. No credentials: the URLs come from the profile, which never holds any.
+ */
+final class CopyReady {
+  /** Put in a URL when the collector did not record the application's (a proxy's profile). */
+  static final String PLACEHOLDER_URL = "jdbc:mysql://HOST:PORT/DATABASE";
+
+  final List<String> urls = new ArrayList<>();
+  final List<String> hikari = new ArrayList<>();
+  final List<String> spring = new ArrayList<>();
+  final List<String> sql;
+  final List<String> notes = new ArrayList<>();
+  final boolean urlKnown;
+
+  private CopyReady(Analysis a) {
+    Change c = a.combinedChange();
+    String params = c.urlParameters();
+    List<String> known = a.outlook() == null ? Collections.<String>emptyList() : a.outlook().jdbcUrls();
+    urlKnown = !known.isEmpty();
+    if (!c.jdbcProperties().isEmpty()) {
+      for (String u : urlKnown ? known : Collections.singletonList(PLACEHOLDER_URL)) {
+        urls.add(u + (u.indexOf('?') >= 0 ? "&" : "?") + params);
+      }
+      if (!urlKnown) {
+        notes.add("The collector did not record the application's URL (a proxy sees no JDBC URL):"
+            + " put these parameters on yours, next to the ones it already has.");
+      } else {
+        notes.add("The URLs as the application used them, without credentials; keep the"
+            + " parameters your URL already has and add these.");
+      }
+    }
+    for (Map.Entry<String, String> e : c.jdbcProperties().entrySet()) {
+      hikari.add("dataSource." + e.getKey() + "=" + e.getValue());
+      spring.add("spring.datasource.hikari.data-source-properties." + e.getKey() + "=" + e.getValue());
+    }
+    for (Map.Entry<String, String> e : c.poolSettings().entrySet()) {
+      hikari.add(e.getKey() + "=" + e.getValue());
+      spring.add("spring.datasource.hikari." + kebab(e.getKey()) + "=" + e.getValue());
+    }
+    sql = c.sql();
+    notes.addAll(c.notes());
+  }
+
+  static CopyReady of(Analysis a) {
+    return new CopyReady(a);
+  }
+
+  boolean isEmpty() {
+    return urls.isEmpty() && hikari.isEmpty() && sql.isEmpty();
+  }
+
+  /** {@code maximumPoolSize} → {@code maximum-pool-size}: Spring Boot's relaxed binding form. */
+  static String kebab(String camel) {
+    StringBuilder b = new StringBuilder(camel.length() + 4);
+    for (int i = 0; i < camel.length(); i++) {
+      char ch = camel.charAt(i);
+      if (Character.isUpperCase(ch)) {
+        if (i > 0) {
+          b.append('-');
+        }
+        b.append(Character.toLowerCase(ch));
+      } else {
+        b.append(ch);
+      }
+    }
+    return b.toString();
+  }
+}
