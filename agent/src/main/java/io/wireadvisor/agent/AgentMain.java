@@ -35,7 +35,7 @@ public final class AgentMain {
         warn("already installed in this JVM; ignoring the second start (options: " + args + ")");
         return;
       }
-      AgentOptions options = AgentOptions.parse(args);
+      AgentOptions options = AgentOptions.resolve(args, System.getProperties(), System.getenv());
       for (String w : options.warnings()) {
         warn(w);
       }
@@ -45,9 +45,10 @@ public final class AgentMain {
       if (attached) {
         Hooks.lateAttach();
       }
-      Metrics.start(options);
+      int port = Metrics.start(options);
       new Exporter(options).start();
       Instrumenter.install(inst);
+      info(options.describe(version(), port));
     } catch (Throwable e) {
       warn("failed to start (" + e + "); the application is unaffected");
     }
@@ -73,7 +74,7 @@ public final class AgentMain {
         ByteBuddyAgent.attach(jar, pid, options);
         System.out.println("wire-advisor: attached to " + pid);
       } catch (Throwable e) {
-        System.err.println("wire-advisor: could not attach to " + pid + ": " + e);
+        System.err.println("wire-advisor: " + attachFailure(pid, e));
         System.exit(1);
       }
       return;
@@ -81,6 +82,30 @@ public final class AgentMain {
     System.err.println("wire-advisor: unknown command " + Arrays.toString(args) + "\n");
     System.err.print(AgentOptions.usage());
     System.exit(2);
+  }
+
+  /**
+   * Why {@code attach <pid>} failed, in words a user can act on (Byte Buddy's own exception names
+   * an internal provider object).
+   */
+  static String attachFailure(String pid, Throwable e) {
+    if (!pid.matches("[0-9]+")) {
+      return "could not attach to '" + pid + "': not a process id (a number, as jps or ps shows it)";
+    }
+    if (new File("/proc").isDirectory() && !new File("/proc/" + pid).exists()) {
+      return "could not attach to " + pid + ": no process with that id is running";
+    }
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String why = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    if (why.contains("AttachmentProvider")) {
+      why = "this Java has no attach mechanism available (run the agent jar with a JDK, not a JRE)";
+    }
+    return "could not attach to " + pid + ": " + why + ". The target must be a Java process of the same"
+        + " user; on JDK 21 and later start it with -XX:+EnableDynamicAgentLoading to avoid a warning,"
+        + " or use -javaagent instead.";
   }
 
   private static volatile boolean quiet;

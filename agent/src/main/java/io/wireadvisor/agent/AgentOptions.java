@@ -3,7 +3,10 @@ package io.wireadvisor.agent;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
 
 /**
  * The agent's options: {@code key=value} pairs separated by {@code ,}, as given after {@code
@@ -39,11 +42,93 @@ public final class AgentOptions {
 
   private AgentOptions() {}
 
+  /** The option keys, each also {@code -Dwireadvisor.<key>} and {@code WIRE_ADVISOR_<KEY>}. */
+  static final String[] KEYS = {
+    "profile", "interval", "report", "quiet", "prometheus", "metrics", "sampleSql", "maxShapes", "maxTexts"
+  };
+  /** System properties start with this. */
+  static final String PROPERTY_PREFIX = "wireadvisor.";
+  /** Environment variables start with this. */
+  static final String ENV_PREFIX = "WIRE_ADVISOR_";
+
+  /** Where each option's value came from ({@code -javaagent}, {@code -Dwireadvisor.x}, {@code WIRE_ADVISOR_X}). */
+  private final Map<String, String> origins = new LinkedHashMap<>();
+
   /** Parses an options string (null or empty: all defaults). */
   public static AgentOptions parse(String args) {
+    return resolve(args, new Properties(), Collections.<String, String>emptyMap());
+  }
+
+  /**
+   * The options from, in this order of precedence, the agent argument string, the system
+   * properties {@code -Dwireadvisor.<key>}, and the environment {@code WIRE_ADVISOR_<KEY>} (key
+   * in upper snake case: {@code sampleSql} is {@code WIRE_ADVISOR_SAMPLE_SQL}), as the
+   * OpenTelemetry agent reads them, so that {@code JAVA_TOOL_OPTIONS} or a container's environment
+   * can turn it on without touching the command line. The argument string wins because it is
+   * the most specific (written for this JVM); a system property beats the environment as it does
+   * in OpenTelemetry. An unknown {@code wireadvisor.*} property is one warning; unknown
+   * {@code WIRE_ADVISOR_*} variables are not, as other tools' variables share the prefix
+   * ({@code WIRE_ADVISOR_JDBC_URL}, {@code WIRE_ADVISOR_PASSWORD}).
+   */
+  public static AgentOptions resolve(String args, Properties system, Map<String, String> env) {
     AgentOptions o = new AgentOptions();
+    for (String key : KEYS) {
+      String v = env.get(envName(key));
+      if (v != null) {
+        o.apply(key, v, envName(key));
+      }
+    }
+    for (String name : system.stringPropertyNames()) {
+      if (!name.startsWith(PROPERTY_PREFIX)) {
+        continue;
+      }
+      String key = known(name.substring(PROPERTY_PREFIX.length()));
+      if (key == null) {
+        o.warnings.add("system property -D" + name + " is not an option (see java -jar"
+            + " wire-advisor-agent.jar --help); ignored");
+        continue;
+      }
+      o.apply(key, system.getProperty(name), "-D" + name);
+    }
+    o.parseArgs(args);
+    return o;
+  }
+
+  /** {@code sampleSql} → {@code WIRE_ADVISOR_SAMPLE_SQL}. */
+  static String envName(String key) {
+    StringBuilder b = new StringBuilder(ENV_PREFIX);
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (Character.isUpperCase(c)) {
+        b.append('_');
+      }
+      b.append(Character.toUpperCase(c));
+    }
+    return b.toString();
+  }
+
+  private static String known(String key) {
+    for (String k : KEYS) {
+      if (k.equalsIgnoreCase(key)) {
+        return k;
+      }
+    }
+    return null;
+  }
+
+  private void apply(String key, String value, String origin) {
+    try {
+      set(key, value.trim());
+      origins.put(key, origin);
+    } catch (IllegalArgumentException e) {
+      warnings.add(origin + "=" + value.trim() + ": " + e.getMessage() + "; using the default");
+    }
+  }
+
+  private void parseArgs(String args) {
+    AgentOptions o = this;
     if (args == null || args.trim().isEmpty()) {
-      return o;
+      return;
     }
     for (String pair : args.split(",")) {
       String p = pair.trim();
@@ -59,11 +144,39 @@ public final class AgentOptions {
       String value = p.substring(eq + 1).trim();
       try {
         o.set(key, value);
+        o.origins.put(key, "-javaagent");
       } catch (IllegalArgumentException e) {
         o.warnings.add("option " + key + "=" + value + ": " + e.getMessage() + "; using the default");
       }
     }
-    return o;
+  }
+
+  /**
+   * The start-up line: the effective configuration, where each set option came from, the profile
+   * path and the metrics port ({@code boundPort} when the endpoint is up, else -1). No value here
+   * can be a secret: no option holds one.
+   */
+  public String describe(String version, int boundPort) {
+    StringBuilder b = new StringBuilder("agent ").append(version == null ? "(dev)" : version).append(" on: ");
+    b.append("profile=").append(profilePath == null ? "none" : profilePath);
+    b.append(" every ").append(intervalMillis == 0 ? "shutdown only" : intervalMillis + " ms");
+    b.append(", report=").append(reportPath == null ? (quiet ? "none" : "stderr at exit") : reportPath);
+    if (prometheusPort >= 0) {
+      b.append(", metrics http://").append(prometheusHost).append(':')
+          .append(boundPort >= 0 ? boundPort : prometheusPort).append("/metrics");
+    } else {
+      b.append(", metrics ").append(metrics ? "in-process only" : "off");
+    }
+    b.append(", maxShapes=").append(maxShapes).append(", maxTexts=").append(maxTexts)
+        .append(", sampleSql=").append(sampleSql);
+    if (!origins.isEmpty()) {
+      b.append(" (set by");
+      for (Map.Entry<String, String> e : origins.entrySet()) {
+        b.append(' ').append(e.getKey()).append(':').append(e.getValue());
+      }
+      b.append(')');
+    }
+    return b.toString();
   }
 
   private void set(String key, String value) {

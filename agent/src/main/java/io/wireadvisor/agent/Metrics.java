@@ -26,15 +26,18 @@ final class Metrics {
 
   private Metrics() {}
 
-  static void start(AgentOptions options) {
+  /** Starts the registry (and the endpoint when asked for); the endpoint's bound port, or -1. */
+  static int start(AgentOptions options) {
     if (!options.metrics() && options.prometheusPort() < 0) {
-      return;
+      return -1;
     }
     PrometheusMeterRegistry r = create();
     registry = r;
     if (options.prometheusPort() >= 0) {
       serve(options, r);
     }
+    MetricsServer s = server;
+    return s == null ? -1 : s.port();
   }
 
   /** A registry with every agent meter. */

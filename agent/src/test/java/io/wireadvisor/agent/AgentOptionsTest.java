@@ -74,4 +74,62 @@ class AgentOptionsTest {
     }
     assertThat(usage).contains("attach <pid>");
   }
+
+  @Test
+  void everyOptionIsAlsoASystemPropertyAndAnEnvironmentVariableArgumentsFirst() {
+    java.util.Properties sys = new java.util.Properties();
+    sys.setProperty("wireadvisor.profile", "/from/sysprop.json");
+    sys.setProperty("wireadvisor.interval", "5s");
+    sys.setProperty("other.property", "ignored");
+    java.util.Map<String, String> env = new java.util.HashMap<>();
+    env.put("WIRE_ADVISOR_PROFILE", "/from/env.json");
+    env.put("WIRE_ADVISOR_SAMPLE_SQL", "true");
+    env.put("WIRE_ADVISOR_MAX_SHAPES", "700");
+    env.put("WIRE_ADVISOR_INTERVAL", "9s");
+    env.put("WIRE_ADVISOR_JDBC_URL", "jdbc:mysql://not-an-agent-option/");
+    AgentOptions o = AgentOptions.resolve("interval=1s", sys, env);
+    assertThat(o.warnings()).isEmpty();
+    assertThat(o.profilePath()).as("system property over environment").isEqualTo("/from/sysprop.json");
+    assertThat(o.intervalMillis()).as("argument over both").isEqualTo(1000);
+    assertThat(o.sampleSql()).as("environment alone").isTrue();
+    assertThat(o.maxShapes()).isEqualTo(700);
+    String line = o.describe("0.1.0", -1);
+    assertThat(line).contains("profile=/from/sysprop.json", "interval:-javaagent",
+        "profile:-Dwireadvisor.profile", "sampleSql:WIRE_ADVISOR_SAMPLE_SQL");
+  }
+
+  @Test
+  void badValuesAndUnknownPropertiesWarnNamingWhereTheyCameFrom() {
+    java.util.Properties sys = new java.util.Properties();
+    sys.setProperty("wireadvisor.profil", "/typo.json");
+    java.util.Map<String, String> env = java.util.Collections.singletonMap("WIRE_ADVISOR_MAX_SHAPES", "lots");
+    AgentOptions o = AgentOptions.resolve(null, sys, env);
+    assertThat(o.warnings()).hasSize(2);
+    assertThat(o.warnings()).anyMatch(w -> w.contains("-Dwireadvisor.profil") && w.contains("not an option"));
+    assertThat(o.warnings()).anyMatch(w -> w.startsWith("WIRE_ADVISOR_MAX_SHAPES=lots"));
+    assertThat(o.maxShapes()).isEqualTo(5000);
+  }
+
+  @Test
+  void noAgentVariableCollidesWithTheTestHarnessOrTheCli() {
+    java.util.Set<String> others = new java.util.HashSet<>(java.util.Arrays.asList("WIRE_ADVISOR_JDBC_URL",
+        "WIRE_ADVISOR_JDBC_USER", "WIRE_ADVISOR_JDBC_PASSWORD", "WIRE_ADVISOR_TIDB_STATUS_URL",
+        "WIRE_ADVISOR_PASSWORD", "WIRE_ADVISOR_ADMIN_TOKEN", "WIRE_ADVISOR_CI_TIDB"));
+    for (String key : AgentOptions.KEYS) {
+      assertThat(others).as(key).doesNotContain(AgentOptions.envName(key));
+      assertThat(AgentOptions.envName(key)).matches("WIRE_ADVISOR_[A-Z_]+");
+    }
+    assertThat(AgentOptions.envName("sampleSql")).isEqualTo("WIRE_ADVISOR_SAMPLE_SQL");
+  }
+
+  @Test
+  void attachFailuresSayWhatToDo() {
+    assertThat(AgentMain.attachFailure("999999", new IllegalStateException("x")))
+        .isEqualTo("could not attach to 999999: no process with that id is running");
+    assertThat(AgentMain.attachFailure("abc", new IllegalStateException("x"))).contains("not a process id");
+    String self = String.valueOf(ProcessHandle.current().pid());
+    assertThat(AgentMain.attachFailure(self, new IllegalStateException(
+        "No compatible attachment provider is available: net.bytebuddy.agent.ByteBuddyAgent$AttachmentProvider$Compound@50040f0c")))
+        .doesNotContain("@50040f0c").contains("no attach mechanism");
+  }
 }
