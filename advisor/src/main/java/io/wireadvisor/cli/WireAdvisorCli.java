@@ -86,6 +86,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
     WireAdvisorCli root = new WireAdvisorCli(env);
     CommandLine cl = new CommandLine(root);
     addIfPresent(cl, "replay", "io.wireadvisor.cli.ReplayCommand");
+    cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setOut(out);
     cl.setErr(err);
     cl.setExitCodeExceptionMapper(e -> ERROR);
@@ -98,7 +99,13 @@ public final class WireAdvisorCli implements Callable<Integer> {
             message = message.replaceAll("(-[A-Za-z0-9-]*=)[^'\\s,]*", "$1" + Redaction.MASK);
           }
           err.println("error: " + Redaction.text(message, root.secrets));
-          ex.getCommandLine().usage(err);
+          if (ex instanceof CommandLine.UnmatchedArgumentException) {
+            List<String> suggestions = ((CommandLine.UnmatchedArgumentException) ex).getSuggestions();
+            if (!suggestions.isEmpty()) {
+              err.println("did you mean: " + String.join(" or ", suggestions) + "?");
+            }
+          }
+          err.println("see: " + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help");
           return ERROR;
         });
     cl.setExecutionExceptionHandler(
@@ -156,6 +163,28 @@ public final class WireAdvisorCli implements Callable<Integer> {
       }
     }
     return merged;
+  }
+
+  /** A TiDB status URL: http(s)://host[:port][/]; the error says which value and why. */
+  static void checkStatusUrl(CommandLine cl, String value) {
+    String why = null;
+    try {
+      java.net.URI u = new java.net.URI(value);
+      if (u.getScheme() == null || !(u.getScheme().equals("http") || u.getScheme().equals("https"))) {
+        why = "not an http:// or https:// URL";
+      } else if (u.getHost() == null) {
+        why = "it names no host";
+      } else if (u.getUserInfo() != null) {
+        why = "it must not carry credentials";
+      }
+    } catch (java.net.URISyntaxException e) {
+      why = "not a URL (" + e.getReason() + ")";
+    }
+    if (why != null) {
+      throw new CommandLine.ParameterException(cl, "--status-url "
+          + Redaction.text(value, java.util.Collections.<String>emptyList()) + ": " + why
+          + "; expected TiDB's status port, e.g. http://tidb:10080");
+    }
   }
 
   /** Reads profiles, naming the file and the field on a format error. */
@@ -228,15 +257,38 @@ public final class WireAdvisorCli implements Callable<Integer> {
     @Option(names = "--server-view", description = "A server view saved by 'inspect --output'.")
     Path serverView;
 
+    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec mixee;
+
     /** The server view, or null; {@code password} is the command's (mixins do not nest well). */
     ServerView view(PasswordOptions password) throws Exception {
+      if (statusUrl != null) {
+        checkStatusUrl(mixee.commandLine(), statusUrl);
+        if (jdbcUrl == null) {
+          throw new CommandLine.ParameterException(mixee.commandLine(),
+              "--status-url " + statusUrl + " is read together with --jdbc-url, which is missing");
+        }
+      }
       if (serverView != null) {
+        if (!Files.isRegularFile(serverView)) {
+          throw new CommandLine.ParameterException(mixee.commandLine(), "--server-view " + serverView
+              + ": " + (Files.exists(serverView) ? "not a regular file" : "no such file"));
+        }
         long size = Files.size(serverView);
         if (size > MAX_SERVER_VIEW_BYTES) {
-          throw new IOException(serverView + ": the server view is " + size
+          throw new IOException("--server-view " + serverView + ": the server view is " + size
               + " bytes, above the limit of " + MAX_SERVER_VIEW_BYTES + " bytes");
         }
-        return ServerViewJson.fromJson(new String(Files.readAllBytes(serverView), StandardCharsets.UTF_8));
+        try {
+          return ServerViewJson.fromJson(new String(Files.readAllBytes(serverView), StandardCharsets.UTF_8));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+          com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+          throw new IOException("--server-view " + serverView + ": not valid JSON"
+              + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr())
+              + " (" + e.getOriginalMessage().replaceAll(" \\(start marker.*", "").replaceAll("\\s+", " ") + ")");
+        } catch (IOException e) {
+          throw new IOException("--server-view " + serverView + ": " + e.getMessage(), e);
+        }
       }
       if (jdbcUrl == null) {
         return null;
@@ -332,16 +384,26 @@ public final class WireAdvisorCli implements Callable<Integer> {
     }
   }
 
+  /**
+   * Prints {@code text}, or writes it to {@code output} (-o): its directory is created when
+   * missing; the file is written 0600 through a fresh file renamed onto it, never through a link
+   * (reports hold statement texts). A failure names -o and the path.
+   */
   static void write(String text, Path output, PrintWriter out) throws IOException {
     if (output == null) {
       out.print(text);
       out.flush();
-    } else {
-      Path parent = output.toAbsolutePath().getParent();
-      if (parent != null) {
-        Files.createDirectories(parent);
-      }
-      Files.write(output, text.getBytes(StandardCharsets.UTF_8));
+      return;
+    }
+    if (Files.isDirectory(output)) {
+      throw new IOException("-o " + output + ": is a directory; name a file in it");
+    }
+    try {
+      io.wireadvisor.files.SafeFiles.write(output, o -> o.write(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw new IOException("-o " + output + ": permission denied (" + e.getFile() + ")");
+    } catch (java.nio.file.FileSystemException e) {
+      throw new IOException("-o " + output + ": cannot write there (" + e.getReason() + ": " + e.getFile() + ")");
     }
   }
 

@@ -231,4 +231,42 @@ class WireAdvisorCliTest {
     assertThat(run("analyze", "--pasword=S3cretPw", "x.json")).isEqualTo(2);
     assertThat(err.toString()).contains("--pasword=").doesNotContain("S3cretPw");
   }
+
+  @Test
+  void everyErrorNamesTheOptionAndTheValueInOneLineAndPointsToHelp() throws Exception {
+    Path s1 = write("s1.json", BankLikeFixtures.scenario(1));
+    String[][] cases = {
+      {"--status-url notaurl: not an http:// or https:// URL", "analyze", s1.toString(), "--jdbc-url",
+          "jdbc:mysql://127.0.0.1:1/x", "--status-url", "notaurl"},
+      {"--status-url http://tidb:10080 is read together with --jdbc-url", "analyze", s1.toString(),
+          "--status-url", "http://tidb:10080"},
+      {"--server-view " + dir.resolve("missing.json") + ": no such file", "analyze", s1.toString(),
+          "--server-view", dir.resolve("missing.json").toString()},
+      {"did you mean: analyze?", "analyse", s1.toString()},
+      {"did you mean: --format?", "analyze", "--formt", "json", s1.toString()},
+    };
+    for (String[] c : cases) {
+      err.getBuffer().setLength(0);
+      assertThat(run(java.util.Arrays.copyOfRange(c, 1, c.length))).as(c[0]).isEqualTo(2);
+      assertThat(err.toString()).as(c[0]).contains(c[0]).contains("--help").doesNotContain("Usage:");
+    }
+    Path broken = dir.resolve("broken-view.json");
+    Files.write(broken, "{\n".getBytes(StandardCharsets.UTF_8));
+    err.getBuffer().setLength(0);
+    assertThat(run("analyze", s1.toString(), "--server-view", broken.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("--server-view " + broken + ": not valid JSON at line 2");
+    err.getBuffer().setLength(0);
+    assertThat(run("analyze", s1.toString(), "-o", dir.toString())).isEqualTo(2);
+    assertThat(err.toString()).contains("-o " + dir + ": is a directory");
+  }
+
+  @Test
+  void formatIsCaseInsensitiveAndOutputGoesToAPrivateFileInANewDirectory() throws Exception {
+    Path s1 = write("s1.json", BankLikeFixtures.scenario(1));
+    Path out = dir.resolve("new/dir/report.html");
+    assertThat(run("analyze", "--format", "HTML", "-o", out.toString(), s1.toString())).isEqualTo(1);
+    assertThat(Files.readString(out)).startsWith("<!DOCTYPE html>");
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(out)))
+        .isEqualTo("rw-------");
+  }
 }

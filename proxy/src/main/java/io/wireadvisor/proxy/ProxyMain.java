@@ -278,11 +278,26 @@ public final class ProxyMain implements Callable<Integer> {
       err.println("wire-advisor-proxy: " + e.getMessage());
       return 2;
     }
+    // A bad flag: one line naming it, a suggestion where picocli has one, a pointer to --help;
+    // not the whole help, which buries the one line that matters.
+    cl.setParameterExceptionHandler(
+        (ex, a) -> {
+          PrintWriter e = ex.getCommandLine().getErr();
+          e.println("wire-advisor-proxy: " + ex.getMessage());
+          if (ex instanceof CommandLine.UnmatchedArgumentException) {
+            java.util.List<String> s = ((CommandLine.UnmatchedArgumentException) ex).getSuggestions();
+            if (!s.isEmpty()) {
+              e.println("did you mean: " + String.join(" or ", s) + "?");
+            }
+          }
+          e.println("see: wire-advisor-proxy --help");
+          return 2;
+        });
     cl.setExecutionExceptionHandler(
         (e, cmd, parsed) -> {
           if (e instanceof IllegalArgumentException) {
             cmd.getErr().println("wire-advisor-proxy: " + e.getMessage());
-            cmd.usage(cmd.getErr());
+            cmd.getErr().println("see: wire-advisor-proxy --help");
             return 2;
           }
           cmd.getErr().println("wire-advisor-proxy: could not start: " + e);

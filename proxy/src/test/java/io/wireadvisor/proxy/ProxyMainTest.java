@@ -160,4 +160,17 @@ class ProxyMainTest {
     assertThat(HostPort.parse("9091", "127.0.0.1")).isEqualTo(new HostPort("127.0.0.1", 9091));
     assertThat(new HostPort("::1", 4001).toString()).isEqualTo("[::1]:4001");
   }
+
+  @Test
+  void aBadFlagIsOneLineWithASuggestionAndAPointerNotTheWholeHelp() {
+    java.io.StringWriter out = new java.io.StringWriter();
+    java.io.StringWriter err = new java.io.StringWriter();
+    int code = ProxyMain.run(new String[] {"--listne", "127.0.0.1:3307"}, new java.io.PrintWriter(out, true),
+        new java.io.PrintWriter(err, true));
+    org.assertj.core.api.Assertions.assertThat(code).isEqualTo(2);
+    org.assertj.core.api.Assertions.assertThat(err.toString())
+        .contains("--listne", "did you mean: --listen?", "see: wire-advisor-proxy --help")
+        .doesNotContain("Usage:");
+    org.assertj.core.api.Assertions.assertThat(err.toString().lines().count()).isLessThanOrEqualTo(3);
+  }
 }
