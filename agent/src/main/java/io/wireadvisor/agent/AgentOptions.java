@@ -349,7 +349,11 @@ public final class AgentOptions {
     for (String[] h : HELP) {
       sb.append(String.format("  %-24s %s%n", h[0], h[1]));
     }
-    sb.append("\nAn unknown option or a bad value gives one warning line; the agent then uses the default.\n")
+    sb.append("\nEach option is also -Dwireadvisor.<option> and WIRE_ADVISOR_<OPTION> (upper snake case:\n")
+        .append("WIRE_ADVISOR_SAMPLE_SQL=true), e.g. in a container:\n")
+        .append("  JAVA_TOOL_OPTIONS=\"-javaagent:wire-advisor-agent.jar -Dwireadvisor.profile=/tmp/p.json\"\n")
+        .append("The -javaagent string wins, then -D, then the environment.\n")
+        .append("An unknown option or a bad value gives one warning line; the agent then uses the default.\n")
         .append("Documentation: docs/agent.md\n");
     return sb.toString();
   }
