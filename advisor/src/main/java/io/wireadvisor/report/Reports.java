@@ -137,9 +137,9 @@ public final class Reports {
       sb.append(bullet).append("Time:   not timed (the collector recorded no latencies): savings in"
           + " round trips only").append(end).append('\n');
     } else {
-    sb.append(bullet).append("Time:   ").append(String.format(Locale.ROOT, "%.1f", o.measuredSeconds()))
-        .append(" s waited on the wire in the window; estimated saving ")
-        .append(String.format(Locale.ROOT, "%.1f", o.secondsSaved())).append(" s (")
+    sb.append(bullet).append("Time:   ").append(duration(o.measuredSeconds()))
+        .append(" waited on the wire in the window; estimated saving ")
+        .append(duration(o.secondsSaved())).append(" (")
         .append(Fmt.percent(o.measuredSeconds() == 0 ? Double.NaN : o.secondsSaved() / o.measuredSeconds()))
         .append(")").append(end).append('\n');
     }
@@ -184,9 +184,15 @@ public final class Reports {
       b.append("no wire commands removed");
     }
     if (s.secondsSaved() > 0) {
-      b.append(", ~").append(String.format(Locale.ROOT, "%.1f", s.secondsSaved())).append(" s saved");
+      b.append(", ~").append(duration(s.secondsSaved())).append(" saved");
     }
     return b.toString();
+  }
+
+  /** {@code 12.3 s}, or {@code 45 ms} below a second: a short window's savings still read. */
+  static String duration(double seconds) {
+    return seconds >= 1 ? String.format(Locale.ROOT, "%.1f s", seconds)
+        : String.format(Locale.ROOT, "%.0f ms", seconds * 1000);
   }
 
   static String pattern(StatementTime t) {
