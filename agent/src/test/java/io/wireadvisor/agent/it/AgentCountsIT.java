@@ -391,7 +391,11 @@ class AgentCountsIT {
     try (AgentFork app = AgentFork.start(cmd, dir)) {
       assertThat(app.await("RESULT")).isEqualTo("RESULT 6 ACTIVE false");
       assertThat(app.awaitExit()).as(app.stderr()).isZero();
-      List<String> lines = app.stderr().lines().filter(l -> l.startsWith("wire-advisor:")).toList();
+      // The start-up line (the configuration) comes first; then one warning and the exit note.
+      assertThat(app.stderr().lines().filter(l -> l.startsWith("wire-advisor:")).findFirst().orElse(""))
+          .startsWith("wire-advisor: agent ");
+      List<String> lines = app.stderr().lines().filter(l -> l.startsWith("wire-advisor:"))
+          .filter(l -> !l.startsWith("wire-advisor: agent ")).toList();
       assertThat(lines).as(app.stderr()).hasSize(2);
       assertThat(lines.get(0)).contains("Connector/J 5.x").contains("not supported").contains("disabled");
       assertThat(lines.get(1)).contains("nothing to report");
