@@ -97,14 +97,25 @@ class ReplayIT {
         new Replayer.Options(false, null, 64), 1);
     System.out.println(steps.text());
     List<ReplayComparison.Series> st = steps.series();
-    assertThat(st).extracting(x -> x.config().name())
-        .containsExactly("current", "+server-prepared-statements", "+session-probes");
-    assertThat(st.get(0).first().wire().count(CommandType.STMT_EXECUTE)).isZero();
-    assertThat(st.get(1).first().wire().count(CommandType.STMT_EXECUTE)).isGreaterThanOrEqualTo(business);
-    assertThat(st.get(2).first().wire().totalProbes())
-        .as("the probe step removes probes the step before still sent")
-        .isLessThan(st.get(1).first().wire().totalProbes());
-    assertThat(steps.text()).contains("+session-probes vs +server-prepared-statements");
+    // In the order the advice ranks them (the probes' measured time first); the cache stands
+    // right after the server-side prepares it goes with.
+    assertThat(st).extracting(x -> x.config().name()).containsExactly("current", "+session-probes",
+        "+server-prepared-statements", "+prepared-statement-cache");
+    RunResult now = st.get(0).first();
+    RunResult probes = st.get(1).first();
+    RunResult prepares = st.get(2).first();
+    RunResult cache = st.get(3).first();
+    assertThat(probes.wire().totalProbes()).as("the probe step removes probes").isLessThan(now.wire().totalProbes());
+    assertThat(now.wire().count(CommandType.STMT_EXECUTE)).isZero();
+    assertThat(prepares.wire().count(CommandType.STMT_EXECUTE)).isGreaterThanOrEqualTo(business);
+    // useConfigs=maxPerformance (the probe step) already turns the statement cache on: the
+    // prepares step prepares once per template and connection, and the cache step (its size and
+    // SQL limit) keeps it there.
+    assertThat(prepares.wire().count(CommandType.STMT_PREPARE)).isLessThanOrEqualTo(3L * SESSIONS);
+    assertThat(cache.wire().count(CommandType.STMT_PREPARE)).isLessThanOrEqualTo(3L * SESSIONS);
+    assertThat(cache.wire().count(CommandType.STMT_CLOSE)).isZero();
+    assertThat(cache.commandsPerStatement()).isLessThan(now.commandsPerStatement());
+    assertThat(steps.text()).contains("+prepared-statement-cache vs +server-prepared-statements");
 
     // Into a copy the user names, writes are committed.
     String copy = server.createDatabase("replay_copy");
