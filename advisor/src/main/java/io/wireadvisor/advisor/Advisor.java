@@ -59,7 +59,7 @@ public final class Advisor {
         server == null ? null : server.describe(),
         ranked,
         estimates.outlook(ranked, server),
-        estimates.topStatements(),
+        estimates.topStatements(server),
         withheld,
         estimates.commandLatency());
   }

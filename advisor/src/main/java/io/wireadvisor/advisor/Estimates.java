@@ -335,7 +335,18 @@ final class Estimates {
   }
 
   /** Statement shapes by the time the application spent on them, at most {@link #TOP_STATEMENTS}. */
-  List<StatementTime> topStatements() {
+  List<StatementTime> topStatements(ServerView server) {
+    Map<String, List<io.wireadvisor.server.StatementSummary>> byText = new java.util.HashMap<>();
+    if (server != null) {
+      for (io.wireadvisor.server.StatementSummary row : server.statements()) {
+        List<io.wireadvisor.server.StatementSummary> l = byText.get(SummaryMatch.normalize(row.digestText()));
+        if (l == null) {
+          l = new ArrayList<>();
+          byText.put(SummaryMatch.normalize(row.digestText()), l);
+        }
+        l.add(row);
+      }
+    }
     List<ShapeStats> shapes = new ArrayList<>();
     double total = 0;
     for (ShapeStats s : profile.shapes().values()) {
@@ -367,10 +378,32 @@ final class Estimates {
       commands.put(CommandType.STMT_CLOSE.wireName(), s.count(Via.CLOSES));
       commands.put(CommandType.STMT_FETCH.wireName(), s.count(Via.FETCHES));
       double seconds = timeOf(s) / NANOS;
+      List<io.wireadvisor.server.StatementSummary> rows = byText.get(SummaryMatch.normalize(s.digestText()));
+      String tidbDigest = null;
+      StatementTime.ServerSide side = null;
+      if (rows != null) {
+        long exec = 0;
+        long hits = 0;
+        long latency = 0;
+        double keys = 0;
+        boolean keysKnown = true;
+        for (io.wireadvisor.server.StatementSummary row : rows) {
+          exec += row.execCount();
+          hits += row.planCacheHits();
+          latency += row.sumLatencyNanos();
+          keysKnown &= row.avgProcessedKeys() >= 0;
+          keys += Math.max(0, row.avgProcessedKeys()) * row.execCount();
+          if (tidbDigest == null) {
+            tidbDigest = row.digest();
+          }
+        }
+        side = new StatementTime.ServerSide(exec, hits, latency / NANOS,
+            keysKnown && exec > 0 ? keys / exec : -1);
+      }
       top.add(
           new StatementTime(
               s.digest(),
-              null,
+              tidbDigest,
               s.digestText(),
               s.kind() == null ? "OTHER" : s.kind().name(),
               s.executions(),
@@ -379,7 +412,8 @@ final class Estimates {
               seconds,
               timed ? timeOf(s) / total : 0,
               s.maxSqlLength(),
-              limit));
+              limit,
+              side));
     }
     return top;
   }

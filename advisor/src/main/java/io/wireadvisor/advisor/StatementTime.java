@@ -22,6 +22,43 @@ public final class StatementTime {
   private final double share;
   private final int maxSqlLength;
   private final int sqlLimit;
+  private final ServerSide server;
+
+  /**
+   * What TiDB's {@code STATEMENTS_SUMMARY} says about the same statement (joined by digest text):
+   * executions, plan-cache hits, time and keys processed on the server.
+   */
+  public static final class ServerSide {
+    private final long executions;
+    private final long planCacheHits;
+    private final double seconds;
+    private final double avgProcessedKeys;
+
+    public ServerSide(long executions, long planCacheHits, double seconds, double avgProcessedKeys) {
+      this.executions = executions;
+      this.planCacheHits = planCacheHits;
+      this.seconds = seconds;
+      this.avgProcessedKeys = avgProcessedKeys;
+    }
+
+    public long executions() {
+      return executions;
+    }
+
+    public long planCacheHits() {
+      return planCacheHits;
+    }
+
+    /** Time the server spent on the statement's executions, in seconds. */
+    public double seconds() {
+      return seconds;
+    }
+
+    /** Average keys processed per execution; -1 when unknown. */
+    public double avgProcessedKeys() {
+      return avgProcessedKeys;
+    }
+  }
 
   /**
    * @param digest the profile's own shape digest
@@ -51,6 +88,25 @@ public final class StatementTime {
       double share,
       int maxSqlLength,
       int sqlLimit) {
+    this(digest, tidbDigest, text, kind, executions, commands, probes, seconds, share, maxSqlLength,
+        sqlLimit, null);
+  }
+
+  /** As above, with the server's own figures for the statement (or null). */
+  public StatementTime(
+      String digest,
+      String tidbDigest,
+      String text,
+      String kind,
+      long executions,
+      Map<String, Long> commands,
+      long probes,
+      double seconds,
+      double share,
+      int maxSqlLength,
+      int sqlLimit,
+      ServerSide server) {
+    this.server = server;
     this.digest = digest;
     this.tidbDigest = tidbDigest;
     this.text = text;
@@ -66,6 +122,11 @@ public final class StatementTime {
 
   public String digest() {
     return digest;
+  }
+
+  /** TiDB's figures for this statement from STATEMENTS_SUMMARY, or null when none matched. */
+  public ServerSide server() {
+    return server;
   }
 
   /** TiDB's digest, or null. */

@@ -125,7 +125,7 @@ public final class Workload {
   }
 
   /** {@code a / b}, or NaN when {@code b} is 0. */
-  static double ratio(long a, long b) {
+  public static double ratio(long a, long b) {
     return b == 0 ? Double.NaN : (double) a / b;
   }
 

@@ -146,6 +146,13 @@ public final class AnalysisJson {
       o.put("maxSqlLength", t.maxSqlLength());
       o.put("sqlLimit", t.sqlLimit());
       o.put("aboveSqlLimit", t.aboveSqlLimit());
+      if (t.server() != null) {
+        ObjectNode sv = o.putObject("server");
+        sv.put("executions", t.server().executions());
+        sv.put("planCacheHits", t.server().planCacheHits());
+        number(sv, "seconds", t.server().seconds());
+        number(sv, "avgProcessedKeys", t.server().avgProcessedKeys());
+      }
     }
     ArrayNode withheld = root.putArray("withheld");
     for (Withheld w : a.withheld()) {

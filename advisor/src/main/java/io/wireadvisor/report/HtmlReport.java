@@ -222,6 +222,9 @@ final class HtmlReport {
       if (t.tidbDigest() != null) {
         sb.append("<br><small>TiDB digest ").append(esc(t.tidbDigest())).append("</small>");
       }
+      if (t.server() != null) {
+        sb.append("<br><small>TiDB: ").append(esc(Reports.serverSide(t.server()))).append("</small>");
+      }
       sb.append("</td></tr>\n");
     }
     sb.append("</table></div></section>\n");

@@ -12,6 +12,7 @@ import io.wireadvisor.advisor.Recommendation;
 import io.wireadvisor.advisor.Saving;
 import io.wireadvisor.advisor.StatementTime;
 import io.wireadvisor.advisor.Withheld;
+import io.wireadvisor.advisor.Workload;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -87,7 +88,8 @@ public final class Reports {
             .append(t.maxSqlLength()).append(" / ").append(t.sqlLimit())
             .append(t.aboveSqlLimit() ? " (never cached)" : "").append(" | `")
             .append(t.text().replace("|", "\\|").replace("`", "'")).append("`")
-            .append(t.tidbDigest() == null ? "" : " (TiDB digest " + t.tidbDigest() + ")").append(" |\n");
+            .append(t.tidbDigest() == null ? "" : " (TiDB digest " + t.tidbDigest() + ")")
+            .append(t.server() == null ? "" : "; TiDB: " + serverSide(t.server())).append(" |\n");
       }
     }
     int n = 1;
@@ -195,6 +197,14 @@ public final class Reports {
         : String.format(Locale.ROOT, "%.0f ms", seconds * 1000);
   }
 
+  /** TiDB's figures for a statement in one line. */
+  static String serverSide(StatementTime.ServerSide s) {
+    return Fmt.count(s.executions()) + " executions, "
+        + Fmt.percent(Workload.ratio(s.planCacheHits(), s.executions())) + " from the plan cache, "
+        + (s.executions() == 0 ? "-" : duration(s.seconds() / s.executions())) + " each on the server"
+        + (s.avgProcessedKeys() >= 0 ? String.format(Locale.ROOT, ", %.0f keys processed each", s.avgProcessedKeys()) : "");
+  }
+
   static String pattern(StatementTime t) {
     String p = t.wirePattern();
     return t.probes() > 0 ? (p.isEmpty() ? "probe" : p + " (probe)") : p;
@@ -215,6 +225,9 @@ public final class Reports {
       wrap(sb, "      " + t.text(), "      ");
       if (t.tidbDigest() != null) {
         sb.append("      TiDB digest ").append(t.tidbDigest()).append('\n');
+      }
+      if (t.server() != null) {
+        wrap(sb, "      TiDB: " + serverSide(t.server()), "        ");
       }
     }
   }

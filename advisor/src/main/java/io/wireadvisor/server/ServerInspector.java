@@ -96,7 +96,8 @@ public final class ServerInspector {
         try (ResultSet rs =
             st.executeQuery(
                 "SELECT SCHEMA_NAME, DIGEST_TEXT, EXEC_COUNT, PLAN_CACHE_HITS, PLAN_IN_CACHE,"
-                    + " SUM_LATENCY FROM information_schema.STATEMENTS_SUMMARY ORDER BY EXEC_COUNT"
+                    + " SUM_LATENCY, DIGEST, AVG_PROCESSED_KEYS"
+                    + " FROM information_schema.STATEMENTS_SUMMARY ORDER BY EXEC_COUNT"
                     + " DESC LIMIT "
                     + MAX_STATEMENTS)) {
           while (rs.next()) {
@@ -107,7 +108,9 @@ public final class ServerInspector {
                     rs.getLong(3),
                     rs.getLong(4),
                     rs.getBoolean(5),
-                    rs.getLong(6)));
+                    rs.getLong(6),
+                    rs.getString(7),
+                    rs.getDouble(8)));
           }
         }
       }

@@ -56,6 +56,12 @@ public final class ServerViewJson {
       o.put("planCacheHits", s.planCacheHits());
       o.put("planInCache", s.planInCache());
       o.put("sumLatencyNanos", s.sumLatencyNanos());
+      if (s.digest() != null) {
+        o.put("digest", s.digest());
+      }
+      if (s.avgProcessedKeys() >= 0) {
+        o.put("avgProcessedKeys", s.avgProcessedKeys());
+      }
     }
     ObjectNode metrics = root.putObject("metrics");
     for (Map.Entry<String, Double> e : v.metrics().entrySet()) {
@@ -104,7 +110,9 @@ public final class ServerViewJson {
     for (JsonNode s : root.path("statements")) {
       b.statement(new StatementSummary(text(s, "schema"), text(s, "digestText"),
           s.path("execCount").asLong(), s.path("planCacheHits").asLong(),
-          s.path("planInCache").asBoolean(), s.path("sumLatencyNanos").asLong()));
+          s.path("planInCache").asBoolean(), s.path("sumLatencyNanos").asLong(),
+          s.hasNonNull("digest") ? s.get("digest").asText() : null,
+          s.has("avgProcessedKeys") ? s.get("avgProcessedKeys").asDouble() : -1));
     }
     Iterator<Map.Entry<String, JsonNode>> m = root.path("metrics").fields();
     while (m.hasNext()) {

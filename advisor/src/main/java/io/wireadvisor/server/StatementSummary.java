@@ -8,6 +8,8 @@ public final class StatementSummary {
   private final long planCacheHits;
   private final boolean planInCache;
   private final long sumLatencyNanos;
+  private final String digest;
+  private final double avgProcessedKeys;
 
   public StatementSummary(
       String schema,
@@ -16,6 +18,25 @@ public final class StatementSummary {
       long planCacheHits,
       boolean planInCache,
       long sumLatencyNanos) {
+    this(schema, digestText, execCount, planCacheHits, planInCache, sumLatencyNanos, null, -1);
+  }
+
+  /**
+   * @param digest TiDB's digest of the statement ({@code DIGEST}), the identity TiDB Dashboard and
+   *     the slow log use; null when unknown
+   * @param avgProcessedKeys {@code AVG_PROCESSED_KEYS}; -1 when unknown
+   */
+  public StatementSummary(
+      String schema,
+      String digestText,
+      long execCount,
+      long planCacheHits,
+      boolean planInCache,
+      long sumLatencyNanos,
+      String digest,
+      double avgProcessedKeys) {
+    this.digest = digest;
+    this.avgProcessedKeys = avgProcessedKeys;
     this.schema = schema;
     this.digestText = digestText == null ? "" : digestText;
     this.execCount = execCount;
@@ -46,5 +67,15 @@ public final class StatementSummary {
 
   public long sumLatencyNanos() {
     return sumLatencyNanos;
+  }
+
+  /** TiDB's digest, or null. */
+  public String digest() {
+    return digest;
+  }
+
+  /** Average keys processed per execution, or -1. */
+  public double avgProcessedKeys() {
+    return avgProcessedKeys;
   }
 }
