@@ -40,23 +40,8 @@ public final class Outlook {
    * @param commandsAfter the same after every recommendation is applied (estimated)
    * @param measuredSeconds time the application spent on wire commands in the window
    * @param secondsSaved estimated time saved in the window by all recommendations together
-   */
-  public Outlook(
-      double windowSeconds,
-      String server,
-      ServerKind serverKind,
-      long businessStatements,
-      Map<String, Long> commandsNow,
-      Map<String, Long> commandsAfter,
-      double measuredSeconds,
-      double secondsSaved) {
-    this(windowSeconds, server, serverKind, businessStatements, commandsNow, commandsAfter,
-        measuredSeconds, secondsSaved, java.util.Collections.<String>emptyList());
-  }
-
-  /**
-   * As above, with the JDBC URLs (without credentials or parameters) the application used, as
-   * the collector recorded them: the reports build the complete URLs to paste from them.
+   * @param jdbcUrls the JDBC URLs (without credentials or parameters) the application used, as the
+   *     collector recorded them: the reports build the complete URLs to paste from them
    */
   public Outlook(
       double windowSeconds,

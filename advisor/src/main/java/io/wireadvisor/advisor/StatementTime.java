@@ -62,7 +62,7 @@ public final class StatementTime {
 
   /**
    * @param digest the profile's own shape digest
-   * @param tidbDigest TiDB's digest of the same statement ({@code STATEMENT_DIGEST()}), or null
+   * @param tidbDigest TiDB's digest of the same statement (STATEMENTS_SUMMARY {@code DIGEST}), or null
    *     when no TiDB was inspected
    * @param text the whole shape text, already redacted (never cut)
    * @param kind statement kind, e.g. {@code SELECT}
@@ -75,24 +75,8 @@ public final class StatementTime {
    * @param share seconds over the whole profile's measured time, 0..1
    * @param maxSqlLength longest SQL text of the shape, in characters
    * @param sqlLimit the effective {@code prepStmtCacheSqlLimit} the length is judged against
+   * @param server TiDB's figures for the same statement, or null
    */
-  public StatementTime(
-      String digest,
-      String tidbDigest,
-      String text,
-      String kind,
-      long executions,
-      Map<String, Long> commands,
-      long probes,
-      double seconds,
-      double share,
-      int maxSqlLength,
-      int sqlLimit) {
-    this(digest, tidbDigest, text, kind, executions, commands, probes, seconds, share, maxSqlLength,
-        sqlLimit, null);
-  }
-
-  /** As above, with the server's own figures for the statement (or null). */
   public StatementTime(
       String digest,
       String tidbDigest,
