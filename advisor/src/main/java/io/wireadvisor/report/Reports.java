@@ -215,11 +215,11 @@ public final class Reports {
       return;
     }
     sb.append("\nTop statements by time\n----------------------\n");
-    sb.append(String.format(Locale.ROOT, "%3s %7s %9s %11s  %-24s %s%n", "#", "share", "time s",
+    sb.append(String.format(Locale.ROOT, "%3s %7s %9s %11s  %-34s %s%n", "#", "share", "time s",
         "executions", "wire pattern", "length/limit"));
     int i = 1;
     for (StatementTime t : a.topStatements()) {
-      sb.append(String.format(Locale.ROOT, "%3d %7s %9.2f %11s  %-24s %d/%d%s%n", i++,
+      sb.append(String.format(Locale.ROOT, "%3d %7s %9.2f %11s  %-34s %d/%d%s%n", i++,
           Fmt.percent(t.share()), t.seconds(), Fmt.count(t.executions()), pattern(t),
           t.maxSqlLength(), t.sqlLimit(), t.aboveSqlLimit() ? " never cached" : ""));
       wrap(sb, "      " + t.text(), "      ");

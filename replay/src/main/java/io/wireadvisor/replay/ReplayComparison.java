@@ -175,10 +175,10 @@ public final class ReplayComparison {
       b.append("captured against: ").append(capture.header().server()).append('\n');
     }
     b.append('\n');
-    b.append(String.format(Locale.ROOT, "%-28s %8s %12s %9s %9s %9s %11s %7s%n",
+    b.append(String.format(Locale.ROOT, "%-30s %6s %10s %8s %8s %8s %10s %7s%n",
         "configuration", "rounds", "stmts/s", "p50 ms", "p95 ms", "p99 ms", "cmds/stmt", "errors"));
     for (Series s : series) {
-      b.append(String.format(Locale.ROOT, "%-28s %8d %12.1f %9.2f %9.2f %9.2f %11.2f %7d%n",
+      b.append(String.format(Locale.ROOT, "%-30s %6d %10.1f %8.2f %8.2f %8.2f %10.2f %7d%n",
           s.config().name(), s.runs().size(), s.medianThroughput(), s.medianLatency(0.5) / 1000.0,
           s.medianLatency(0.95) / 1000.0, s.medianLatency(0.99) / 1000.0, s.medianCommandsPerStatement(),
           s.newErrors()));
