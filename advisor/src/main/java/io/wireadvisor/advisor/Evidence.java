@@ -8,7 +8,7 @@ final class Evidence {
   /** Any rate per minute needs at least this window. */
   static final double MIN_WINDOW_SECONDS = 10;
   /** Caching a table: reads of that table in the window. */
-  static final long TABLE_CACHE_MIN_READS = 300;
+  static final long TABLE_CACHE_MIN_READS = 20;
   /** tidb_rc_read_check_ts: business statements in the window. */
   static final long RC_READ_CHECK_MIN_STATEMENTS = 1_000;
   /** tidb_rc_read_check_ts: share of the statements that ran under READ COMMITTED. */

@@ -90,10 +90,10 @@ class JudgmentTest {
         .table(new TableInfo("bank", "branch", 8192, 0, false, false, false, false, 100)).build();
     assertThat(new TableCacheRule().evaluate(reads, analysed)).isNotNull();
     // Few reads: withheld, with what it had.
-    TrafficProfile few = traffic("bank.branch", 200, StatementKind.SELECT, true, 60_000); // 200/min
+    TrafficProfile few = traffic("bank.branch", 15, StatementKind.SELECT, true, 10_000); // 90/min
     assertThat(new TableCacheRule().evaluate(few, analysed)).isNull();
     assertThat(new TableCacheRule().withheld(few, analysed)).extracting(Withheld::message)
-        .anyMatch(m -> m.contains("need at least 300 reads of it") && m.contains("have 200 reads in 1"));
+        .anyMatch(m -> m.contains("need at least 20 reads of it") && m.contains("have 15 reads in 0.2"));
     // CREATE TABLE run often (a test suite's set-up) is not a write to the table's data.
     TrafficProfile withDdl = readsOf("bank.branch", 100_000, StatementKind.SELECT);
     withDdl.addAll(writesOf("bank.branch", 10_000, StatementKind.DDL));
