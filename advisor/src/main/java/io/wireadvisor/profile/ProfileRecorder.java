@@ -133,7 +133,14 @@ public final class ProfileRecorder {
     if (other.aggregate.recorderId == id) {
       return other;
     }
-    return handle(other.classification(), null);
+    Classification c = other.classification();
+    if (c.digestText().isEmpty()) {
+      // A compact handle (a statement table's): its shape's own record still has the text.
+      ShapeStats t = other.aggregate.template;
+      c = Classification.of(t.digest(), t.digestText(), t.kind(), t.tablesRead(),
+          t.tablesWritten(), t.probe(), c.sqlLength());
+    }
+    return handle(c, null);
   }
 
   /** Whether {@code shape} counts in this recorder. */
@@ -518,9 +525,16 @@ public final class ProfileRecorder {
      * a long-lived per-statement map should keep (a fixed few dozen bytes per entry).
      */
     public ShapeHandle compact() {
-      Classification slim = classification.withoutText();
-      return slim == classification ? this : new ShapeHandle(aggregate, slim);
+      ShapeHandle c = compact;
+      if (c == null) {
+        Classification slim = classification.withoutText();
+        c = slim == classification ? this : new ShapeHandle(aggregate, slim);
+        compact = c; // made once per handle: a prepare on the hot path allocates nothing
+      }
+      return c;
     }
+
+    private volatile ShapeHandle compact;
 
     /**
      * Accounted bytes of this handle and its classification (digest and digest text, table

@@ -83,6 +83,12 @@ public final class Classification {
    * long-lived per-statement map keeps, so each entry costs a fixed few dozen bytes whatever the
    * statement's length.
    */
+  /** A classification as a profile records its shape (for a handle kept without its text). */
+  public static Classification of(String digest, String digestText, StatementKind kind,
+      List<String> tablesRead, List<String> tablesWritten, ProbeKind probe, int sqlLength) {
+    return new Classification(digest, digestText, kind, tablesRead, tablesWritten, probe, sqlLength);
+  }
+
   public Classification withoutText() {
     if (digestText.isEmpty() && tablesRead.isEmpty() && tablesWritten.isEmpty()) {
       return this;

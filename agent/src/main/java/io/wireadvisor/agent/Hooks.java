@@ -5,15 +5,14 @@ import io.wireadvisor.agent.internal.ConnDescription;
 import io.wireadvisor.agent.internal.ConnState;
 import io.wireadvisor.agent.internal.ConnectionTable;
 import io.wireadvisor.agent.internal.JdbcUrls;
-import io.wireadvisor.agent.internal.TextCache;
 import io.wireadvisor.agent.internal.Window;
 import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.profile.ProfileRecorder;
-import io.wireadvisor.profile.ProfileRecorder.ConnectionHandle;
 import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
 import io.wireadvisor.profile.RecorderSettings;
 import io.wireadvisor.profile.Source;
 import io.wireadvisor.profile.Via;
+import io.wireadvisor.profile.WireSession;
 import io.wireadvisor.sql.Classification;
 import io.wireadvisor.wire.Bytes;
 import io.wireadvisor.wire.QueryAttributes;
@@ -139,7 +138,6 @@ public final class Hooks {
     int code = buf[0] & 0xff;
     CommandType type = CommandType.fromCode(code);
     Window w = window;
-    w.recorder.command(type, latency);
 
     ConnState conn = CONNECTIONS.getOrCreate(protocol);
     if (conn != null && conn.closed) {
@@ -148,13 +146,17 @@ public final class Hooks {
       // is a straggler of the closed one (in flight when another thread aborted it, say).
       conn = Causes.inConnect() ? CONNECTIONS.reopen(protocol) : null;
     }
-    ConnectionHandle ch = null;
+    WireSession session = null;
     if (conn != null) {
-      ch = conn.handleIn(w);
-      ch.command();
+      session = conn.sessionIn(w);
+      session.command(type, latency);
       if (!conn.described) {
         conn.described = LateDescriber.describe(protocol, conn);
       }
+      ConnDescription d = conn.description;
+      session.isolation(d == null ? UNKNOWN_ISOLATION : d.isolationIndex);
+    } else {
+      w.recorder.command(type, latency); // not tracked per connection (table full, straggler)
     }
     switch (type) {
       case QUERY:
@@ -172,48 +174,53 @@ public final class Hooks {
           } else {
             shape = w.texts.lookup(buf, off, len).shape;
           }
-          record(shape, Via.TEXT_EXECUTES, latency, failed);
-          if (ch != null) {
-            conn.used(shape, ch);
-            if (!conn.registered) {
-              business(conn, shape);
-            }
+          if (session == null) {
+            untracked(w, shape, Via.TEXT_EXECUTES, latency, failed);
+            return;
           }
-          probeOrStatement(w, conn, shape);
+          if (!conn.registered) {
+            business(conn, shape);
+          }
+          session.query(shape, latency, failed);
           return;
         }
       case STMT_PREPARE:
         {
-          TextCache.Entry e = w.texts.lookup(buf, 1, len);
-          record(e.shape, Via.PREPARES, latency, failed);
-          if (ch != null) {
-            if (!conn.registered) {
-              business(conn, e.shape);
-            }
-            // Only a PREPARE_OK gives the connection a statement (and a server-side cache entry):
-            // a failed prepare is counted as a command and an error, not as a prepared statement,
-            // exactly as the proxy counts it.
-            if (!failed && response != null && response.length >= 5 && response[0] == 0) {
-              ch.prepared(e.shape);
-              conn.statements.put(Bytes.int32(response, 1), e.withoutBytes());
-            }
+          ShapeHandle shape = w.texts.lookup(buf, 1, len).shape;
+          if (session == null) {
+            untracked(w, shape, Via.PREPARES, latency, failed);
+            return;
+          }
+          if (!conn.registered) {
+            business(conn, shape);
+          }
+          session.prepare(shape, latency, failed);
+          // Only a PREPARE_OK gives the connection a statement (and a server-side cache entry):
+          // a failed prepare is counted as a command and an error, not as a prepared statement.
+          if (!failed && response != null && response.length >= 5 && response[0] == 0) {
+            session.prepared(Bytes.int32(response, 1), shape);
           }
           return;
         }
       case STMT_EXECUTE:
-        statementCommand(w, conn, ch, buf, len, Via.EXECUTES, latency, failed, false);
+        statementCommand(conn, session, buf, len, Via.EXECUTES, latency, failed);
         return;
       case STMT_CLOSE:
-        statementCommand(w, conn, ch, buf, len, Via.CLOSES, latency, failed, true);
+        statementCommand(conn, session, buf, len, Via.CLOSES, latency, failed);
         return;
       case STMT_RESET:
-        statementCommand(w, conn, ch, buf, len, Via.RESETS, latency, failed, false);
+        statementCommand(conn, session, buf, len, Via.RESETS, latency, failed);
         return;
       case STMT_SEND_LONG_DATA:
-        statementCommand(w, conn, ch, buf, len, Via.SEND_LONG_DATA, latency, failed, false);
+        statementCommand(conn, session, buf, len, Via.SEND_LONG_DATA, latency, failed);
         return;
       case STMT_FETCH:
-        statementCommand(w, conn, ch, buf, len, Via.FETCHES, latency, failed, false);
+        statementCommand(conn, session, buf, len, Via.FETCHES, latency, failed);
+        return;
+      case RESET_CONNECTION:
+        if (session != null && !failed) {
+          session.forgetStatements(); // the server dropped the session's prepared statements
+        }
         return;
       default:
         return;
@@ -221,56 +228,39 @@ public final class Hooks {
   }
 
   private static void statementCommand(
-      Window w,
       ConnState conn,
-      ConnectionHandle ch,
+      WireSession session,
       byte[] buf,
       int len,
       Via via,
       long latency,
-      boolean failed,
-      boolean close) {
-    if (conn == null || len < 5) {
+      boolean failed) {
+    if (session == null || len < 5) {
       return;
     }
     int id = Bytes.int32(buf, 1); // statement id at bytes 1..4
-    TextCache.Entry e = close ? conn.statements.remove(id) : conn.statements.get(id);
-    if (e == null) {
+    ShapeHandle shape = via == Via.CLOSES ? session.close(id) : session.statement(id);
+    if (shape == null) {
       // Prepared before the agent was attached: counted by type, not by shape.
       return;
     }
-    if (!e.in(w)) {
-      // A reset happened since the prepare: move the statement to the current window.
-      e = w.texts.rehome(e);
-      if (!close) {
-        conn.statements.put(id, e);
-      }
+    if (via == Via.EXECUTES && !conn.registered) {
+      business(conn, shape);
     }
-    record(e.shape, via, latency, failed);
-    conn.used(e.shape, ch);
-    if (via == Via.EXECUTES) {
-      if (!conn.registered) {
-        business(conn, e.shape);
-      }
-      probeOrStatement(w, conn, e.shape);
-    }
+    session.statementCommand(shape, via, latency, failed);
   }
 
-  private static void record(ShapeHandle shape, Via via, long latency, boolean failed) {
+  /** A statement on a connection the agent does not track: counted by shape, no more. */
+  private static void untracked(Window w, ShapeHandle shape, Via via, long latency, boolean failed) {
     shape.record(via, latency);
     if (failed) {
       shape.record(Via.ERRORS);
     }
-  }
-
-  /** Counts a probe and its cause, or a business statement under its connection's isolation. */
-  private static void probeOrStatement(Window w, ConnState conn, ShapeHandle shape) {
     Classification c = shape.classification();
     if (c.isProbe()) {
       w.recorder.probe(c.probe(), Causes.current());
     } else if (c.kind().isBusiness()) {
-      ConnDescription d = conn == null ? null : conn.description;
-      w.recorder.statementUnder(d == null ? UNKNOWN_ISOLATION : d.isolationIndex);
+      w.recorder.statementUnder(UNKNOWN_ISOLATION);
     }
   }
 
@@ -283,13 +273,14 @@ public final class Hooks {
     }
     long latency = System.nanoTime() - startNanos;
     Window w = window;
-    w.recorder.command(CommandType.QUIT, latency);
     ConnState conn = CONNECTIONS.get(protocol);
+    if (conn == null || conn.closed) {
+      w.recorder.command(CommandType.QUIT, latency);
+    } else {
+      conn.sessionIn(w).command(CommandType.QUIT, latency);
+      describeAtClose(conn);
+    }
     if (conn != null) {
-      if (!conn.closed) {
-        conn.handleIn(w).command();
-        describeAtClose(conn);
-      }
       CONNECTIONS.remove(protocol);
     }
   }

@@ -41,11 +41,13 @@ final class ProxyMetrics {
     counter(registry, "wireadvisor.proxy.handshake.timeouts", "Clients closed for not logging in within --handshake-timeout", null, s.handshakeTimeouts);
     counter(registry, "wireadvisor.proxy.idle.timeouts", "Clients closed after --idle-timeout without a command", null, s.idleTimeouts);
     counter(registry, "wireadvisor.proxy.connections.refused", "Clients refused with ERR 1040 past --max-connections", null, s.connectionsRefused);
-    counter(registry, "wireadvisor.proxy.statements.untracked", "Prepared statements not remembered because a statement byte limit was reached", null, s.statementsNotTracked);
+    FunctionCounter.builder("wireadvisor.proxy.statements.untracked", s.statements, b -> b.untrackedStatements())
+        .description("Prepared statements not remembered because a statement byte limit was reached")
+        .register(registry);
     counter(registry, "wireadvisor.proxy.upstream.lost", "Upstream connections lost during a command (the client got an ERR)", null, s.upstreamLostMidCommand);
     counter(registry, "wireadvisor.proxy.client.protocol.errors", "Client connections closed for breaking the protocol", null, s.clientProtocolErrors);
     counter(registry, "wireadvisor.proxy.unparseable.responses", "Server responses the proxy could not follow (classification stopped on that connection)", null, s.unparseableResponses);
-    Gauge.builder("wireadvisor.proxy.statement.bytes", s.statementBytes, AtomicLong::get)
+    Gauge.builder("wireadvisor.proxy.statement.bytes", s.statements, b -> b.used())
         .description("Bytes of prepared-statement bookkeeping held by every connection")
         .baseUnit("bytes")
         .strongReference(true)

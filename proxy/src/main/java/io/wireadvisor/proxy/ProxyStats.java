@@ -33,11 +33,12 @@ final class ProxyStats {
   final LongAdder connectionsRefused = new LongAdder();
   /** Clients admitted and not yet closed (the --max-connections gate). */
   final AtomicInteger admitted = new AtomicInteger();
-  /** Bytes of statement-id bookkeeping held by every connection (--max-statement-bytes-total). */
-  final java.util.concurrent.atomic.AtomicLong statementBytes =
-      new java.util.concurrent.atomic.AtomicLong();
-  /** Prepared statements not remembered because a statement byte limit was reached. */
-  final LongAdder statementsNotTracked = new LongAdder();
+  /**
+   * Bytes of statement-id bookkeeping held by every connection (--max-statement-bytes-total), and
+   * prepared statements not remembered because a statement byte limit was reached.
+   */
+  final io.wireadvisor.profile.WireSession.Budget statements =
+      new io.wireadvisor.profile.WireSession.Budget();
 
   void unparseableResponse() {
     unparseableResponses.increment();

@@ -1,15 +1,12 @@
 package io.wireadvisor.proxy;
 
 import io.wireadvisor.profile.CommandType;
-import io.wireadvisor.profile.ProfileRecorder.ConnectionHandle;
 import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
 import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.Via;
-import io.wireadvisor.sql.ProbeKind;
+import io.wireadvisor.profile.WireSession;
 import io.wireadvisor.wire.Bytes;
 import io.wireadvisor.wire.QueryAttributes;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.function.Consumer;
 
 /**
@@ -29,8 +26,6 @@ final class SessionTracker {
   static final int SQL_CAPTURE_LIMIT = 64 * 1024;
   /** Commands a client may pipeline before a response; beyond this it is treated as hostile. */
   static final int MAX_PIPELINED = 4096;
-  /** Statement ids remembered per connection (servers allow ~16k by default). */
-  static final int MAX_STATEMENTS = 65_536;
   /**
    * Largest login packet held whole (greeting, HandshakeResponse, auth packets while renumbered).
    * A HandshakeResponse is 32 fixed bytes, a user name, an auth response (an RSA-encrypted
@@ -41,8 +36,6 @@ final class SessionTracker {
   static final int MAX_HANDSHAKE_PACKET = 64 * 1024 + 4 * 1024;
 
   private static final int SERVER_CAPTURE = 32;
-  /** MariaDB's "last prepared statement" id, used when pipelining PREPARE + EXECUTE. */
-  private static final int LAST_PREPARED_ID = -1;
 
   private enum Phase {
     GREETING,
@@ -91,7 +84,8 @@ final class SessionTracker {
   }
 
   private final ProfileRecorder recorder;
-  private final ConnectionHandle connection;
+  /** The recording rules both collectors share: this tracker only finds the bytes. */
+  private final WireSession session;
   private final Consumer<String> serverVersionListener;
   private final ProxyStats stats;
 
@@ -119,25 +113,10 @@ final class SessionTracker {
   private boolean preparedMetadata;
   private int serverNextSeq;
 
-  private final HashMap<Integer, ShapeHandle> statements = new HashMap<>();
-  /**
-   * What one statement-map entry costs, measured as an upper bound: the map node (32 bytes),
-   * its table slot (8, at 0.75 load up to 11), the Integer key (16), a compact ShapeHandle (24)
-   * and Classification (40) with its own 64-hex digest string (24 + 16 + 64 = 104).
-   */
-  static final long STATEMENT_ENTRY_BYTES = 240;
-  private long statementBytes;
-  private long statementBytesLimit = ProxyLimits.DEFAULT_STATEMENT_BYTES_PER_CONNECTION;
-  private long statementBytesTotalLimit = ProxyLimits.DEFAULT_STATEMENT_BYTES_TOTAL;
-  /**
-   * Digests this connection already reported as used: the recorder's per-connection set is
-   * concurrent (a lock per insert), this one is checked first, lock-free. Bounded by the
-   * recorder's shape cap.
-   */
-  private final HashSet<String> usedDigests = new HashSet<>();
-  /** The shape {@link #used} saw last (already in {@link #usedDigests}). */
-  private ShapeHandle lastUsed;
-  private ShapeHandle lastPrepared;
+  /** See {@link WireSession#STATEMENT_ENTRY_BYTES}. */
+  static final long STATEMENT_ENTRY_BYTES = WireSession.STATEMENT_ENTRY_BYTES;
+  /** See {@link WireSession#USED_SHAPE_ENTRY_BYTES}. */
+  static final long USED_SHAPE_ENTRY_BYTES = WireSession.USED_SHAPE_ENTRY_BYTES;
 
   private final PacketScanner clientScanner;
   private final PacketScanner serverScanner;
@@ -243,7 +222,9 @@ final class SessionTracker {
     this.plaintextPasswordsAllowed = plaintextPasswordsAllowed;
     this.recorder = recorder;
     this.stats = stats;
-    this.connection = recorder.openConnection();
+    this.session = new WireSession(recorder, stats.statements, null);
+    session.limits(
+        ProxyLimits.DEFAULT_STATEMENT_BYTES_PER_CONNECTION, ProxyLimits.DEFAULT_STATEMENT_BYTES_TOTAL);
     this.serverVersionListener = serverVersionListener;
     this.clientScanner = new PacketScanner(new ClientSide(), MAX_HANDSHAKE_PACKET);
     this.serverScanner = new PacketScanner(new ServerSide(), MAX_HANDSHAKE_PACKET);
@@ -358,17 +339,14 @@ final class SessionTracker {
     phase = Phase.CLOSED;
     while (ringSize > 0) {
       Pending p = ring[ringHead];
-      recorder.command(p.type, -1);
+      session.command(p.type, -1);
       if (p.shape != null) {
         p.shape.record(p.via);
       }
       pop();
     }
-    releaseStatementBytes(statementBytes);
-    statements.clear();
-    stats.statementBytes.addAndGet(-usedShapeBytes);
-    usedShapeBytes = 0;
-    connection.close();
+    session.end();
+    session.release();
   }
 
   // ---------------------------------------------------------------- client side
@@ -572,20 +550,19 @@ final class SessionTracker {
   private void command(int length, int seq, byte[] head, int headLength)
       throws ProtocolException {
     CommandType type = CommandType.fromCode(head[0]);
-    connection.command();
     if (length == Packets.MAX_CHUNK) {
       clientExpectedSeq = (seq + 1) & 0xff; // a continuation chunk follows
     }
     switch (type) {
       case QUIT:
-        recorder.command(type, -1);
+        session.command(type, -1);
         return;
       case STMT_CLOSE:
         {
-          ShapeHandle shape = statement(head, headLength, true);
-          recorder.command(type, -1);
+          ShapeHandle shape = session.close(statementId(head, headLength));
+          session.command(type, -1);
           if (shape != null) {
-            shape.record(Via.CLOSES);
+            session.statementCommand(shape, Via.CLOSES, -1, false);
           } else {
             stats.closesOfUnknownStatements.increment();
           }
@@ -593,10 +570,10 @@ final class SessionTracker {
         }
       case STMT_SEND_LONG_DATA:
         {
-          ShapeHandle shape = statement(head, headLength, false);
-          recorder.command(type, -1);
+          ShapeHandle shape = session.statement(statementId(head, headLength));
+          session.command(type, -1);
           if (shape != null) {
-            shape.record(Via.SEND_LONG_DATA);
+            session.statementCommand(shape, Via.SEND_LONG_DATA, -1, false);
           }
           return;
         }
@@ -606,7 +583,7 @@ final class SessionTracker {
       case CONNECT_OUT:
       case DAEMON:
         // Replication streams have no request/response shape to follow.
-        recorder.command(type, -1);
+        session.command(type, -1);
         phase = Phase.OPAQUE;
         return;
       default:
@@ -637,7 +614,6 @@ final class SessionTracker {
           if (offset > 0) {
             p.shape = recorder.shape(QueryPacket.sql(head, offset, headLength));
             p.via = Via.TEXT_EXECUTES;
-            used(p.shape);
           }
           break;
         }
@@ -668,33 +644,18 @@ final class SessionTracker {
   private void pendingStatement(Pending p, byte[] head, int headLength, Via via)
       throws ProtocolException {
     p.via = via;
-    p.shape = statement(head, headLength, false);
+    int id = statementId(head, headLength);
     // MariaDB clients pipeline PREPARE and EXECUTE(-1): resolved when the EXECUTE's turn comes.
-    p.lastPrepared = Bytes.int32(head, 1) == LAST_PREPARED_ID;
-    if (p.shape != null && via == Via.EXECUTES && !p.lastPrepared) {
-      used(p.shape);
-    }
+    p.lastPrepared = id == WireSession.LAST_PREPARED_ID;
+    p.shape = p.lastPrepared ? null : session.statement(id);
   }
 
-  /** The shape a statement command's id was prepared from, or null when unknown. */
-  private ShapeHandle statement(byte[] head, int headLength, boolean remove)
-      throws ProtocolException {
+  private static int statementId(byte[] head, int headLength) throws ProtocolException {
     if (headLength < 5) {
       throw ProtocolException.malformed(
           CommandType.fromCode(head[0]).wireName() + " without a statement id");
     }
-    int id = Bytes.int32(head, 1);
-    if (id == LAST_PREPARED_ID) {
-      return lastPrepared;
-    }
-    if (!remove) {
-      return statements.get(id);
-    }
-    ShapeHandle removed = statements.remove(id);
-    if (removed != null) {
-      releaseStatementBytes(STATEMENT_ENTRY_BYTES);
-    }
-    return removed;
+    return Bytes.int32(head, 1);
   }
 
   private Pending push(CommandType type, int seq) {
@@ -1112,10 +1073,7 @@ final class SessionTracker {
 
   private void startResponse(Pending p) {
     if (p.lastPrepared) {
-      p.shape = lastPrepared;
-      if (p.shape != null && p.via == Via.EXECUTES) {
-        used(p.shape);
-      }
+      p.shape = session.statement(WireSession.LAST_PREPARED_ID);
     }
     switch (p.type) {
       case QUERY:
@@ -1162,7 +1120,7 @@ final class SessionTracker {
         if (first == Packets.OK || first == Packets.ERR) {
           clientInAuth = false;
           if (first == Packets.OK) {
-            forgetStatements(); // a new session: the server dropped every prepared statement
+            session.forgetStatements(); // a new session: the server dropped every prepared statement
           }
           complete(first == Packets.ERR);
         }
@@ -1283,26 +1241,9 @@ final class SessionTracker {
   }
 
   private void prepared(int id, Pending p) {
-    ShapeHandle shape = p.shape;
-    if (shape == null) {
-      return;
+    if (p.shape != null) {
+      session.prepared(id, p.shape);
     }
-    // Entries are compact (no text), so each costs the same; the bound is in bytes per
-    // connection and over all connections (a client preparing without closing costs its own
-    // attribution, never the proxy's heap).
-    ShapeHandle entry = shape.compact();
-    if (statements.containsKey(id)) {
-      statements.put(id, entry);
-    } else if (statements.size() < MAX_STATEMENTS
-        && statementBytes + STATEMENT_ENTRY_BYTES <= statementBytesLimit
-        && reserveGlobalStatementBytes(STATEMENT_ENTRY_BYTES)) {
-      statements.put(id, entry);
-      statementBytes += STATEMENT_ENTRY_BYTES;
-    } else {
-      stats.statementsNotTracked.increment();
-    }
-    lastPrepared = shape;
-    connection.prepared(shape);
   }
 
   private void endOfResult(int status) {
@@ -1323,24 +1264,25 @@ final class SessionTracker {
   private void complete(boolean error) {
     Pending p = ring[ringHead];
     long latency = System.nanoTime() - p.startNanos;
-    recorder.command(p.type, latency);
+    session.command(p.type, latency);
     if (p.shape != null) {
-      p.shape.record(p.via, latency);
-      if (error) {
-        p.shape.record(Via.ERRORS);
-      }
-      if (p.via == Via.TEXT_EXECUTES || p.via == Via.EXECUTES) {
-        ProbeKind probe = p.shape.classification().probe();
-        if (probe != null) {
-          recorder.probe(probe, null); // a proxy cannot see which call caused it
-        }
+      switch (p.via) {
+        case TEXT_EXECUTES:
+          session.query(p.shape, latency, error);
+          break;
+        case PREPARES:
+          session.prepare(p.shape, latency, error);
+          break;
+        default:
+          session.statementCommand(p.shape, p.via, latency, error);
+          break;
       }
     }
     if (p.type == CommandType.STMT_PREPARE && error) {
       stats.preparesFailed.increment();
     }
     if (p.type == CommandType.RESET_CONNECTION && !error) {
-      forgetStatements();
+      session.forgetStatements();
     }
     pop();
     if (ringSize > 0) {
@@ -1348,59 +1290,14 @@ final class SessionTracker {
     }
   }
 
-  private void used(ShapeHandle shape) {
-    // A connection mostly repeats its last statement: skip the set lookup then.
-    if (shape != lastUsed) {
-      lastUsed = shape;
-      // The shapes a connection used are held twice (here and in its ConnectionHandle), per
-      // connection: found in review at 364 KiB a connection, 730 MB at the connection limit. So
-      // they stop at ProfileRecorder.MAX_SHAPES_PER_CONNECTION, and each entry is paid for from
-      // the statement byte budget shared by every connection; past either, the connection's
-      // count of shapes used is a lower bound.
-      if (usedDigests.size() < ProfileRecorder.MAX_SHAPES_PER_CONNECTION
-          && !usedDigests.contains(shape.digest())
-          && reserveGlobalStatementBytes(USED_SHAPE_ENTRY_BYTES)) {
-        usedDigests.add(shape.digest());
-        usedShapeBytes += USED_SHAPE_ENTRY_BYTES;
-        connection.used(shape);
-      }
-    }
-  }
-
-  /** One shape in {@link #usedDigests} and in the connection handle's set (two hash-set nodes). */
-  static final long USED_SHAPE_ENTRY_BYTES = 2 * 64;
-
-  /** Bytes of the statement budget {@link #usedDigests} holds. */
-  private long usedShapeBytes;
-
-  private boolean reserveGlobalStatementBytes(long n) {
-    if (stats.statementBytes.addAndGet(n) > statementBytesTotalLimit) {
-      stats.statementBytes.addAndGet(-n);
-      return false;
-    }
-    return true;
-  }
-
-  private void releaseStatementBytes(long n) {
-    statementBytes -= n;
-    stats.statementBytes.addAndGet(-n);
-  }
-
   /** Bytes this connection's statement map is accounted (see {@link #STATEMENT_ENTRY_BYTES}). */
   long statementBytes() {
-    return statementBytes;
+    return session.statementBytes();
   }
 
   /** Per connection and over every connection sharing {@code stats}; see ProxyLimits. */
   void statementLimits(long perConnection, long total) {
-    this.statementBytesLimit = perConnection;
-    this.statementBytesTotalLimit = total;
-  }
-
-  private void forgetStatements() {
-    releaseStatementBytes(statementBytes);
-    statements.clear();
-    lastPrepared = null;
+    session.limits(perConnection, total);
   }
 
   private static int okStatus(byte[] head, int headLength) {

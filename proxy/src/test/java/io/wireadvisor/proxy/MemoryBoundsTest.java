@@ -48,7 +48,7 @@ class MemoryBoundsTest {
         h.client(packet(0, concat(bytes(0x16), Wire.ascii(bigStatement(c, i, 4000)))));
         h.server(packet(1, Wire.prepareOk(i, 0, 1)), packet(2, Wire.columnDef("?")));
         assertThat(h.tracker.statementBytes()).isLessThanOrEqualTo(perConnection);
-        assertThat(stats.statementBytes.get()).isLessThanOrEqualTo(total);
+        assertThat(stats.statements.used()).isLessThanOrEqualTo(total);
       }
       // The statements remembered still attribute their EXECUTEs.
       h.client(packet(0, Wire.stmt(0x17, 1, bytes(0, 1, 0, 0, 0))));
@@ -56,15 +56,15 @@ class MemoryBoundsTest {
       trackers.add(h.tracker);
     }
     // The shared budget is full (statement entries, and the shapes each connection used).
-    assertThat(stats.statementBytes.get()).isLessThanOrEqualTo(total)
+    assertThat(stats.statements.used()).isLessThanOrEqualTo(total)
         .isGreaterThan(total - SessionTracker.STATEMENT_ENTRY_BYTES - SessionTracker.USED_SHAPE_ENTRY_BYTES);
-    assertThat(stats.statementsNotTracked.sum()).isGreaterThan(0);
+    assertThat(stats.statements.untrackedStatements()).isGreaterThan(0);
     assertThat(recorder.textBytes()).isLessThanOrEqualTo(4L << 20);
     assertThat(recorder.shapeBytes()).isLessThanOrEqualTo(8L << 20);
     assertThat(recorder.snapshot().count(CommandType.STMT_PREPARE)).isEqualTo(20 * 400);
     assertThat(recorder.snapshot().total(Via.EXECUTES)).isGreaterThanOrEqualTo(1);
     trackers.forEach(SessionTracker::close);
-    assertThat(stats.statementBytes.get()).isZero();
+    assertThat(stats.statements.used()).isZero();
   }
 
   @Test
@@ -81,7 +81,7 @@ class MemoryBoundsTest {
       h.server(packet(1, Wire.ok(2)));
     }
     long cap = ProfileRecorder.MAX_SHAPES_PER_CONNECTION;
-    assertThat(stats.statementBytes.get()).isEqualTo(cap * SessionTracker.USED_SHAPE_ENTRY_BYTES);
+    assertThat(stats.statements.used()).isEqualTo(cap * SessionTracker.USED_SHAPE_ENTRY_BYTES);
     // A budget with room for ten: the rest are not remembered, and nothing is lost but that set.
     ProxyStats small = new ProxyStats();
     TrackerHarness s = new TrackerHarness(recorder, small);
@@ -91,12 +91,12 @@ class MemoryBoundsTest {
       s.client(packet(0, concat(bytes(0x03), Wire.ascii("SELECT d" + i + " FROM u"))));
       s.server(packet(1, Wire.ok(2)));
     }
-    assertThat(small.statementBytes.get()).isEqualTo(10 * SessionTracker.USED_SHAPE_ENTRY_BYTES);
+    assertThat(small.statements.used()).isEqualTo(10 * SessionTracker.USED_SHAPE_ENTRY_BYTES);
     assertThat(recorder.snapshot().count(CommandType.QUERY)).isEqualTo(3100);
     h.tracker.close();
     s.tracker.close();
-    assertThat(stats.statementBytes.get()).isZero();
-    assertThat(small.statementBytes.get()).isZero();
+    assertThat(stats.statements.used()).isZero();
+    assertThat(small.statements.used()).isZero();
   }
 
   @Test

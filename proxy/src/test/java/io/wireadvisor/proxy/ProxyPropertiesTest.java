@@ -166,7 +166,7 @@ class ProxyPropertiesTest {
       }
     } finally {
       h.tracker.close();
-      assertThat(h.stats.statementBytes.get()).isZero();
+      assertThat(h.stats.statements.used()).isZero();
     }
   }
 

@@ -1,20 +1,28 @@
 package io.wireadvisor.agent.internal;
 
-import io.wireadvisor.profile.ProfileRecorder.ConnectionHandle;
-import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
+import io.wireadvisor.profile.WireSession;
 import java.lang.ref.WeakReference;
 
 /**
  * What the agent knows about one physical connection (one {@code NativeProtocol}), held weakly so
  * a connection the application abandons without closing does not stay reachable because of us.
- * Used by one thread at a time, like the connection itself.
+ * What is counted for it is its {@link WireSession}'s business (the rules both collectors share);
+ * this keeps what only the agent sees: the driver's description of the connection. Used by one
+ * thread at a time, like the connection itself.
  */
 public final class ConnState extends WeakReference<Object> {
-  public final StatementMap statements = new StatementMap();
-  private final IdentitySet shapesSeen = new IdentitySet();
-  private Window window;
-  // Volatile: an abort on another thread closes it (end()).
-  private volatile ConnectionHandle handle;
+  /** Statement bytes all connections' sessions hold (bounded like the proxy's, see WireSession). */
+  static final WireSession.Budget BUDGET = new WireSession.Budget();
+  private static final WireSession.CauseSource CAUSES =
+      new WireSession.CauseSource() {
+        @Override
+        public String current() {
+          return Causes.current();
+        }
+      };
+
+  // Volatile: an abort on another thread ends it (end()).
+  private volatile WireSession session;
   /**
    * Whether this connection's configuration is (or will be) recorded. A connection first seen
    * while it connects is described by the constructor advice; one first seen otherwise was open
@@ -46,33 +54,35 @@ public final class ConnState extends WeakReference<Object> {
     this.described = !lateAttach || Causes.inConnect();
   }
 
-  /** This connection's handle in {@code current}; after a reset it starts afresh there. */
-  public ConnectionHandle handleIn(Window current) {
-    if (window != current) {
-      ConnectionHandle old = handle;
-      handle = current.recorder.openConnection();
-      window = current;
-      shapesSeen.clear();
-      if (old != null) {
-        // Its window is gone; closing only keeps the old recorder consistent.
-        old.close();
-      }
+  /**
+   * This connection's recording session, counting in {@code current}; after a reset it starts
+   * afresh there (its prepared statements stay known).
+   */
+  public WireSession sessionIn(Window current) {
+    WireSession s = session;
+    if (s == null) {
+      s = new WireSession(current.recorder, BUDGET, CAUSES);
+      session = s;
+      return s;
     }
-    return handle;
-  }
-
-  /** Records that this connection used {@code shape}, telling the recorder only the first time. */
-  public void used(ShapeHandle shape, ConnectionHandle h) {
-    if (shapesSeen.add(shape.digest())) {
-      h.used(shape);
-    }
+    s.bindTo(current.recorder);
+    return s;
   }
 
   /** The connection ended (COM_QUIT sent, or found collected). Idempotent. */
   void end() {
-    ConnectionHandle h = handle;
-    if (h != null) {
-      h.close();
+    WireSession s = session;
+    if (s != null) {
+      s.end();
+    }
+  }
+
+  /** Gives back what the session holds of {@link #BUDGET}; on the connection's thread, or when
+   * the connection was found collected. */
+  void release() {
+    WireSession s = session;
+    if (s != null) {
+      s.release();
     }
   }
 }

@@ -86,6 +86,7 @@ public final class ConnectionTable {
     }
     table = copy;
     s.end();
+    s.release();
     return s;
   }
 
@@ -143,6 +144,7 @@ public final class ConnectionTable {
       for (ConnState c : t) {
         if (c != null && c.get() == null) {
           c.end();
+          c.release();
         }
       }
       table = rehash(t, t.length);

@@ -152,15 +152,6 @@ public final class TextCache {
     return mostBytesDecoded.get();
   }
 
-  /** {@code e} (of another window) counted in this one; allocates, for after a reset. */
-  public Entry rehome(Entry e) {
-    if (e.windowId == window.id) {
-      return e;
-    }
-    ShapeHandle shape = recorder.rehome(e.shape);
-    return new Entry(null, e.hash, e.longHash, e.length, shape, window, 0);
-  }
-
   /** 64-bit FNV-1a-style hash over every byte, for long texts' heads. */
   static long hash64(byte[] buf, int from, int to) {
     long h = 0xcbf29ce484222325L;
@@ -210,8 +201,7 @@ public final class TextCache {
   }
 
   /**
-   * One SQL text: its bytes (null for a long text, known by hash) and shape. Immutable, but for
-   * the lazily made {@link #withoutBytes()} copy.
+   * One SQL text: its bytes (null for a long text, known by hash) and shape. Immutable.
    */
   public static final class Entry {
     final byte[] bytes;
@@ -222,7 +212,6 @@ public final class TextCache {
     public final ShapeHandle shape;
     /** The window's id, not the window: a prepared statement must not keep a reset window alive. */
     private final long windowId;
-    private volatile Entry withoutBytes;
 
     Entry(byte[] bytes, int hash, long longHash, int length, ShapeHandle shape, Window window, int cost) {
       this.windowId = window.id;
@@ -247,32 +236,6 @@ public final class TextCache {
     /** The text, decoded (for tests and diagnostics; allocates); null for a long text. */
     public String text() {
       return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    /**
-     * The same statement without its bytes, to keep for as long as a prepared statement lives
-     * (made once per entry): what outlives the cache must not pin the text.
-     */
-    public Entry withoutBytes() {
-      if (bytes == null) {
-        return this;
-      }
-      Entry e = withoutBytes;
-      if (e == null) {
-        e = new Entry(null, hash, longHash, length, shape, windowId, 0);
-        withoutBytes = e;
-      }
-      return e;
-    }
-
-    private Entry(byte[] bytes, int hash, long longHash, int length, ShapeHandle shape, long windowId, int cost) {
-      this.windowId = windowId;
-      this.bytes = bytes;
-      this.hash = hash;
-      this.longHash = longHash;
-      this.length = length;
-      this.shape = shape;
-      this.cost = cost;
     }
 
     boolean matches(byte[] buf, int from, int to) {

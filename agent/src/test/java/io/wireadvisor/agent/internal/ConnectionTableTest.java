@@ -39,7 +39,7 @@ class ConnectionTableTest {
     Window w = new Window(RecorderSettings.defaults());
     ConnectionTable table = new ConnectionTable();
     Object c = new Object();
-    table.getOrCreate(c).handleIn(w).command();
+    table.getOrCreate(c).sessionIn(w).connection().command();
     assertThat(w.recorder.snapshot().connections().connections()).isEqualTo(1);
     table.remove(c);
     // Closed connections stay counted in the window, now with their final values.
@@ -52,9 +52,9 @@ class ConnectionTableTest {
     Window first = new Window(RecorderSettings.defaults());
     Window second = new Window(RecorderSettings.defaults());
     ConnState s = new ConnectionTable().getOrCreate(new Object());
-    var h1 = s.handleIn(first);
-    assertThat(s.handleIn(first)).isSameAs(h1);
-    var h2 = s.handleIn(second);
+    var h1 = s.sessionIn(first).connection();
+    assertThat(s.sessionIn(first).connection()).isSameAs(h1);
+    var h2 = s.sessionIn(second).connection();
     assertThat(h2).isNotSameAs(h1);
     assertThat(second.recorder.snapshot().connections().connections()).isEqualTo(1);
   }
@@ -66,9 +66,9 @@ class ConnectionTableTest {
     Object aborted = new Object();
     Object other = new Object();
     ConnState s = table.getOrCreate(aborted);
-    var h = s.handleIn(w);
+    var h = s.sessionIn(w).connection();
     h.command();
-    table.getOrCreate(other).handleIn(w).command();
+    table.getOrCreate(other).sessionIn(w).connection().command();
     assertThat(table.size()).isEqualTo(2);
 
     assertThat(table.markClosed(aborted)).isSameAs(s);
@@ -95,7 +95,7 @@ class ConnectionTableTest {
     ConnectionTable table = new ConnectionTable();
     Object protocol = new Object();
     ConnState s = table.getOrCreate(protocol);
-    s.handleIn(w).command();
+    s.sessionIn(w).connection().command();
     s.description =
         new ConnDescription("9.5.0", "11.4.5", "REPEATABLE-READ", "jdbc:mysql://h/db", new java.util.TreeMap<>());
     table.markClosed(protocol);
@@ -106,7 +106,7 @@ class ConnectionTableTest {
     assertThat(fresh.description).isSameAs(s.description);
     assertThat(table.get(protocol)).isSameAs(fresh);
     assertThat(table.size()).isEqualTo(1);
-    fresh.handleIn(w).command();
+    fresh.sessionIn(w).connection().command();
     assertThat(w.recorder.snapshot().connections().connections()).isEqualTo(2);
   }
 }

@@ -54,27 +54,6 @@ class TextCacheTest {
   }
 
   @Test
-  void aStatementKeptPastItsWindowDoesNotKeepTheWindowAlive() throws Exception {
-    Window old = new Window(RecorderSettings.defaults());
-    byte[] sql = "SELECT v FROM t WHERE id = ?".getBytes(StandardCharsets.UTF_8);
-    TextCache.Entry prepared = old.texts.lookup(sql, 0, sql.length).withoutBytes();
-    java.lang.ref.WeakReference<Window> window = new java.lang.ref.WeakReference<>(old);
-    java.lang.ref.WeakReference<Object> recorder = new java.lang.ref.WeakReference<>(old.recorder);
-    old = null;
-    for (int i = 0; i < 10 && (window.get() != null || recorder.get() != null); i++) {
-      System.gc();
-      Thread.sleep(20);
-    }
-    assertThat(window.get()).as("old window").isNull();
-    assertThat(recorder.get()).as("old recorder").isNull();
-    assertThat(prepared.in(w)).isFalse();
-    TextCache.Entry moved = w.texts.rehome(prepared);
-    assertThat(moved.in(w)).isTrue();
-    assertThat(w.recorder.owns(moved.shape)).isTrue();
-    assertThat(moved.shape.digest()).isEqualTo(prepared.shape.digest());
-  }
-
-  @Test
   void utf8TextIsDecoded() {
     byte[] sql = "SELECT 'grüße' FROM dual".getBytes(StandardCharsets.UTF_8);
     assertThat(w.texts.lookup(sql, 0, sql.length).text()).isEqualTo("SELECT 'grüße' FROM dual");

@@ -1,30 +1,30 @@
-package io.wireadvisor.agent.internal;
+package io.wireadvisor.profile;
 
 /**
- * Server statement id to the text prepared under it, for one connection: open addressing with
+ * Server statement id to the shape prepared under it, for one connection: open addressing with
  * linear probing and backward-shift deletion, primitive keys, so a lookup neither boxes nor
  * allocates. Not thread-safe: a connection sends one command at a time (Connector/J holds the
  * connection's lock around {@code sendCommand}), and pools hand connections over through
  * synchronizing structures.
  */
-public final class StatementMap {
+final class StatementTable {
   private int[] keys;
-  private TextCache.Entry[] values;
+  private ProfileRecorder.ShapeHandle[] values;
   private int size;
 
-  public StatementMap() {
+  StatementTable() {
     keys = new int[16];
-    values = new TextCache.Entry[16];
+    values = new ProfileRecorder.ShapeHandle[16];
   }
 
-  public int size() {
+  int size() {
     return size;
   }
 
-  public TextCache.Entry get(int id) {
+  ProfileRecorder.ShapeHandle get(int id) {
     int mask = keys.length - 1;
     for (int i = mix(id) & mask; ; i = (i + 1) & mask) {
-      TextCache.Entry v = values[i];
+      ProfileRecorder.ShapeHandle v = values[i];
       if (v == null) {
         return null;
       }
@@ -34,7 +34,7 @@ public final class StatementMap {
     }
   }
 
-  public void put(int id, TextCache.Entry value) {
+  void put(int id, ProfileRecorder.ShapeHandle value) {
     if ((size + 1) * 2 > keys.length) {
       grow();
     }
@@ -53,11 +53,11 @@ public final class StatementMap {
     }
   }
 
-  public TextCache.Entry remove(int id) {
+  ProfileRecorder.ShapeHandle remove(int id) {
     int mask = keys.length - 1;
     int i = mix(id) & mask;
     while (true) {
-      TextCache.Entry v = values[i];
+      ProfileRecorder.ShapeHandle v = values[i];
       if (v == null) {
         return null;
       }
@@ -66,7 +66,7 @@ public final class StatementMap {
       }
       i = (i + 1) & mask;
     }
-    TextCache.Entry removed = values[i];
+    ProfileRecorder.ShapeHandle removed = values[i];
     values[i] = null;
     size--;
     // Shift later members of the probe run back so lookups never stop at the hole.
@@ -84,11 +84,17 @@ public final class StatementMap {
     return removed;
   }
 
+  void clear() {
+    keys = new int[16];
+    values = new ProfileRecorder.ShapeHandle[16];
+    size = 0;
+  }
+
   private void grow() {
     int[] oldKeys = keys;
-    TextCache.Entry[] oldValues = values;
+    ProfileRecorder.ShapeHandle[] oldValues = values;
     keys = new int[oldKeys.length * 2];
-    values = new TextCache.Entry[oldKeys.length * 2];
+    values = new ProfileRecorder.ShapeHandle[oldKeys.length * 2];
     size = 0;
     for (int i = 0; i < oldKeys.length; i++) {
       if (oldValues[i] != null) {

@@ -1,9 +1,9 @@
-package io.wireadvisor.agent.internal;
+package io.wireadvisor.profile;
 
 /**
  * A set of object identities (open addressing, linear probing): answers "first time on this
  * connection?" for a shape without allocating once it has seen the shape. Not thread-safe, like
- * {@link StatementMap}.
+ * {@link StatementTable}.
  */
 final class IdentitySet {
   private Object[] table = new Object[32];
@@ -24,6 +24,20 @@ final class IdentitySet {
       }
       if (v == o) {
         return false;
+      }
+    }
+  }
+
+  boolean contains(Object o) {
+    Object[] t = table;
+    int mask = t.length - 1;
+    for (int i = System.identityHashCode(o) & mask; ; i = (i + 1) & mask) {
+      Object v = t[i];
+      if (v == null) {
+        return false;
+      }
+      if (v == o) {
+        return true;
       }
     }
   }

@@ -1,31 +1,29 @@
-package io.wireadvisor.agent.internal;
+package io.wireadvisor.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.wireadvisor.profile.RecorderSettings;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-class StatementMapTest {
+class StatementTableTest {
   @Test
   void behavesLikeAHashMapUnderRandomPutsAndRemoves() {
-    Window w = new Window(RecorderSettings.defaults());
-    TextCache.Entry[] entries = new TextCache.Entry[8];
+    ProfileRecorder recorder = new ProfileRecorder(RecorderSettings.defaults());
+    ProfileRecorder.ShapeHandle[] entries = new ProfileRecorder.ShapeHandle[8];
     for (int i = 0; i < entries.length; i++) {
-      byte[] sql = ("SELECT " + i).getBytes();
-      entries[i] = w.texts.lookup(sql, 0, sql.length);
+      entries[i] = recorder.shape("SELECT " + i);
     }
-    StatementMap map = new StatementMap();
-    Map<Integer, TextCache.Entry> model = new HashMap<>();
+    StatementTable map = new StatementTable();
+    Map<Integer, ProfileRecorder.ShapeHandle> model = new HashMap<>();
     Random r = new Random(42);
     for (int step = 0; step < 200_000; step++) {
       // Small id range so that probe runs collide, wrap around and shift on removal.
       int id = r.nextInt(3000) * (r.nextBoolean() ? 1 : 1 << 20);
       switch (r.nextInt(3)) {
         case 0:
-          TextCache.Entry e = entries[r.nextInt(entries.length)];
+          ProfileRecorder.ShapeHandle e = entries[r.nextInt(entries.length)];
           map.put(id, e);
           model.put(id, e);
           break;
@@ -37,7 +35,7 @@ class StatementMapTest {
       }
       assertThat(map.size()).isEqualTo(model.size());
     }
-    for (Map.Entry<Integer, TextCache.Entry> e : model.entrySet()) {
+    for (Map.Entry<Integer, ProfileRecorder.ShapeHandle> e : model.entrySet()) {
       assertThat(map.get(e.getKey())).isSameAs(e.getValue());
     }
   }

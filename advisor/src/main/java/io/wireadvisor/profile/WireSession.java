@@ -1,0 +1,327 @@
+package io.wireadvisor.profile;
+
+import io.wireadvisor.profile.ProfileRecorder.ConnectionHandle;
+import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
+import io.wireadvisor.sql.Classification;
+import io.wireadvisor.sql.ProbeKind;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One connection's recording: the rules by which a command seen on the wire becomes counts in a
+ * {@link ProfileRecorder}, the same for both collectors. The agent's hooks and the proxy's tracker
+ * only find the bytes (the command, its statement id or text, whether the reply was an error, how
+ * long it took) and call this; what is counted, per connection and per shape, is decided here:
+ *
+ * <ul>
+ *   <li>the statement-id table: an id counts for its connection only once the server answered
+ *       PREPARE_OK ({@link #prepared}); a failed prepare is a command and an error, never a
+ *       statement (it would inflate the per-connection count that sizes {@code prepStmtCacheSize});
+ *       COM_STMT_CLOSE, COM_RESET_CONNECTION and COM_CHANGE_USER forget ids;
+ *   <li>command-type counting, per shape ({@link Via}) and per connection;
+ *   <li>the once-per-connection record of the shapes a connection used;
+ *   <li>probe attribution (to the application's call site where the collector can see it) and
+ *       business statements by the isolation they ran under.
+ * </ul>
+ *
+ * <p>Bounded in bytes: the statement table and the used-shape set are paid for, entry by entry,
+ * from a per-session limit and a budget shared by all sessions of one collector; past either, a
+ * prepared statement is counted by type but not by shape, and the connection's count of shapes used
+ * is a lower bound. Used by one thread at a time (a connection sends one command at a time), except
+ * {@link #end()}, which an abort may call from another thread. The command path allocates nothing
+ * once the tables have grown to the connection's working set.
+ */
+public final class WireSession {
+  /** The statement id MariaDB clients send to mean "the statement just prepared" (pipelining). */
+  public static final int LAST_PREPARED_ID = -1;
+  /** Prepared statements one session tracks at most, whatever the byte limits. */
+  public static final int MAX_STATEMENTS = 65_536;
+  /**
+   * Accounted bytes of one statement-table entry: the table's two slots at half load and a compact
+   * shape handle (no text) shared with the shape's other entries.
+   */
+  public static final long STATEMENT_ENTRY_BYTES = 240;
+  /** One shape in the used set and in the connection handle's set (two hash-set nodes). */
+  public static final long USED_SHAPE_ENTRY_BYTES = 2 * 64;
+  /** Default statement bytes per session (the proxy's {@code --max-statement-bytes-per-connection}). */
+  public static final long DEFAULT_BYTES_PER_SESSION = 1L << 20;
+  /** Default statement bytes over all sessions of a collector. */
+  public static final long DEFAULT_BYTES_TOTAL = 64L << 20;
+
+  /** Where a probe came from, when the collector can tell (the agent: the application's frame). */
+  public interface CauseSource {
+    /** The caller to charge the probe to, or null. */
+    String current();
+  }
+
+  /** Bytes held by every session sharing it, and what did not fit. Thread-safe. */
+  public static final class Budget {
+    private final AtomicLong used = new AtomicLong();
+    private final AtomicLong untracked = new AtomicLong();
+
+    /** Accounted bytes all sessions sharing this budget hold now. */
+    public long used() {
+      return used.get();
+    }
+
+    /** Prepared statements counted by type only because a limit was reached. */
+    public long untrackedStatements() {
+      return untracked.get();
+    }
+
+    boolean reserve(long n, long limit) {
+      if (used.addAndGet(n) > limit) {
+        used.addAndGet(-n);
+        return false;
+      }
+      return true;
+    }
+
+    void release(long n) {
+      used.addAndGet(-n);
+    }
+  }
+
+  private final Budget budget;
+  private final CauseSource causes;
+  private long bytesPerSession;
+  private long bytesTotal;
+
+  private ProfileRecorder recorder;
+  private volatile ConnectionHandle connection;
+  private final StatementTable statements = new StatementTable();
+  private final IdentitySet used = new IdentitySet();
+  private int usedCount;
+  private long statementBytes;
+  private long usedBytes;
+  private ShapeHandle lastUsed;
+  private ShapeHandle lastPrepared;
+  /** -1: this collector cannot tell the isolation (the proxy), so statements are not counted by it. */
+  private int isolation = -1;
+
+  /**
+   * @param recorder where this session counts (see {@link #bindTo} for a recorder that changes)
+   * @param budget shared by the collector's sessions
+   * @param causes the source of probe causes, or null when the collector cannot see them
+   */
+  public WireSession(ProfileRecorder recorder, Budget budget, CauseSource causes) {
+    this.budget = budget;
+    this.causes = causes;
+    this.bytesPerSession = DEFAULT_BYTES_PER_SESSION;
+    this.bytesTotal = DEFAULT_BYTES_TOTAL;
+    this.recorder = recorder;
+    this.connection = recorder.openConnection();
+  }
+
+  /** Sets this session's byte limit and the shared budget's limit (both in accounted bytes). */
+  public void limits(long perSession, long total) {
+    this.bytesPerSession = perSession;
+    this.bytesTotal = total;
+  }
+
+  /**
+   * Counts in {@code current} from now on (the agent's window after a reset): the connection
+   * starts afresh there and its used shapes are forgotten; prepared ids stay known and their
+   * shapes move to {@code current} when next used. Returns this session's connection handle.
+   */
+  public ConnectionHandle bindTo(ProfileRecorder current) {
+    if (current != recorder) {
+      ConnectionHandle old = connection;
+      recorder = current;
+      connection = current.openConnection();
+      forgetUsed();
+      lastPrepared = null;
+      old.close(); // its window is gone; closing keeps the old recorder consistent
+    }
+    return connection;
+  }
+
+  /** The recorder this session counts in now. */
+  public ProfileRecorder recorder() {
+    return recorder;
+  }
+
+  /**
+   * The isolation index ({@link ProfileRecorder#isolationIndex}) business statements count under
+   * from now on; -1 (the default) counts none.
+   */
+  public void isolation(int isolationIndex) {
+    this.isolation = isolationIndex;
+  }
+
+  // ---- commands --------------------------------------------------------------------------
+
+  /** One command of {@code type} went out on this connection ({@code latencyNanos} < 0: untimed). */
+  public void command(CommandType type, long latencyNanos) {
+    recorder.command(type, latencyNanos);
+    connection.command();
+  }
+
+  /** A COM_QUERY of {@code shape} completed. */
+  public void query(ShapeHandle shape, long latencyNanos, boolean failed) {
+    record(shape, Via.TEXT_EXECUTES, latencyNanos, failed);
+    used(shape);
+    ran(shape);
+  }
+
+  /** A COM_STMT_PREPARE of {@code shape} completed (OK or ERR): counted as a prepare. */
+  public void prepare(ShapeHandle shape, long latencyNanos, boolean failed) {
+    record(shape, Via.PREPARES, latencyNanos, failed);
+  }
+
+  /**
+   * The server answered PREPARE_OK with {@code id} for {@code shape}: the connection holds a
+   * prepared statement. Returns false when the id could not be remembered (a limit was reached):
+   * its executions then count by type only.
+   */
+  public boolean prepared(int id, ShapeHandle shape) {
+    lastPrepared = shape;
+    connection.prepared(shape);
+    ShapeHandle entry = shape.compact();
+    if (statements.get(id) != null) {
+      statements.put(id, entry); // the server reused an id this session missed the close of
+      return true;
+    }
+    if (statements.size() < MAX_STATEMENTS
+        && statementBytes + STATEMENT_ENTRY_BYTES <= bytesPerSession
+        && budget.reserve(STATEMENT_ENTRY_BYTES, bytesTotal)) {
+      statements.put(id, entry);
+      statementBytes += STATEMENT_ENTRY_BYTES;
+      return true;
+    }
+    budget.untracked.incrementAndGet();
+    return false;
+  }
+
+  /**
+   * The shape prepared under {@code id} on this connection, counted in the current recorder, or
+   * null when unknown (prepared before the collector saw the connection, or not remembered).
+   */
+  public ShapeHandle statement(int id) {
+    if (id == LAST_PREPARED_ID) {
+      return lastPrepared;
+    }
+    ShapeHandle shape = statements.get(id);
+    if (shape != null && !recorder.owns(shape)) {
+      shape = recorder.rehome(shape); // prepared before a reset: moves to the current window
+      statements.put(id, shape);
+    }
+    return shape;
+  }
+
+  /**
+   * A statement command (COM_STMT_EXECUTE, FETCH, RESET, SEND_LONG_DATA, CLOSE) of {@code shape}
+   * completed; an execution is a statement run (used, probe or business).
+   */
+  public void statementCommand(ShapeHandle shape, Via via, long latencyNanos, boolean failed) {
+    record(shape, via, latencyNanos, failed);
+    used(shape);
+    if (via == Via.EXECUTES) {
+      ran(shape);
+    }
+  }
+
+  /** COM_STMT_CLOSE of {@code id}: the shape it was prepared from (null when unknown), forgotten. */
+  public ShapeHandle close(int id) {
+    ShapeHandle shape = statement(id);
+    if (id != LAST_PREPARED_ID && statements.remove(id) != null) {
+      releaseStatement();
+    }
+    return shape;
+  }
+
+  /**
+   * The server dropped every prepared statement of the session (COM_RESET_CONNECTION or
+   * COM_CHANGE_USER answered OK).
+   */
+  public void forgetStatements() {
+    budget.release(statementBytes);
+    statementBytes = 0;
+    statements.clear();
+    lastPrepared = null;
+  }
+
+  /** The connection ended (COM_QUIT, closed, or found collected). Releases its bytes; idempotent. */
+  public void end() {
+    connection.close();
+  }
+
+  /** Releases what this session holds of the shared budget (after {@link #end()}). */
+  public void release() {
+    forgetStatements();
+    forgetUsed();
+  }
+
+  /** Statements this session remembers by id now. */
+  public int statements() {
+    return statements.size();
+  }
+
+  /** Accounted bytes this session holds of its budget (statement table and used shapes). */
+  public long accountedBytes() {
+    return statementBytes + usedBytes;
+  }
+
+  /** Accounted bytes of the statement table alone. */
+  public long statementBytes() {
+    return statementBytes;
+  }
+
+  /** This session's connection handle in the current recorder. */
+  public ConnectionHandle connection() {
+    return connection;
+  }
+
+  // ---- rules ------------------------------------------------------------------------------
+
+  private static void record(ShapeHandle shape, Via via, long latencyNanos, boolean failed) {
+    shape.record(via, latencyNanos);
+    if (failed) {
+      shape.record(Via.ERRORS);
+    }
+  }
+
+  /** Counts a probe and its cause, or a business statement under the session's isolation. */
+  private void ran(ShapeHandle shape) {
+    Classification c = shape.classification();
+    ProbeKind probe = c.probe();
+    if (probe != null) {
+      recorder.probe(probe, causes == null ? null : causes.current());
+    } else if (isolation >= 0 && c.kind().isBusiness()) {
+      recorder.statementUnder(isolation);
+    }
+  }
+
+  /** Records that this connection used {@code shape}, telling the recorder only the first time. */
+  private void used(ShapeHandle shape) {
+    // A connection mostly repeats its last statement: skip the set lookup then.
+    if (shape == lastUsed) {
+      return;
+    }
+    lastUsed = shape;
+    // Shapes are held here and in the connection handle's set: found in review at 364 KiB a
+    // connection. They stop at MAX_SHAPES_PER_CONNECTION and each is paid for from the budget.
+    String digest = shape.digest();
+    if (usedCount < ProfileRecorder.MAX_SHAPES_PER_CONNECTION
+        && !used.contains(digest)
+        && usedBytes + USED_SHAPE_ENTRY_BYTES <= bytesPerSession
+        && budget.reserve(USED_SHAPE_ENTRY_BYTES, bytesTotal)) {
+      used.add(digest);
+      usedCount++;
+      usedBytes += USED_SHAPE_ENTRY_BYTES;
+      connection.used(shape);
+    }
+  }
+
+  private void forgetUsed() {
+    budget.release(usedBytes);
+    usedBytes = 0;
+    usedCount = 0;
+    used.clear();
+    lastUsed = null;
+  }
+
+  private void releaseStatement() {
+    statementBytes -= STATEMENT_ENTRY_BYTES;
+    budget.release(STATEMENT_ENTRY_BYTES);
+  }
+}
