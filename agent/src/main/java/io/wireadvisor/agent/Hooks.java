@@ -16,6 +16,7 @@ import io.wireadvisor.profile.WireSession;
 import io.wireadvisor.sql.Classification;
 import io.wireadvisor.wire.Bytes;
 import io.wireadvisor.wire.QueryAttributes;
+import io.wireadvisor.wire.Replies;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -197,8 +198,8 @@ public final class Hooks {
           session.prepare(shape, latency, failed);
           // Only a PREPARE_OK gives the connection a statement (and a server-side cache entry):
           // a failed prepare is counted as a command and an error, not as a prepared statement.
-          if (!failed && response != null && response.length >= 5 && response[0] == 0) {
-            session.prepared(Bytes.int32(response, 1), shape);
+          if (!failed && response != null && Replies.isPrepareOk(response, response.length)) {
+            session.prepared(Replies.preparedId(response), shape);
           }
           return;
         }

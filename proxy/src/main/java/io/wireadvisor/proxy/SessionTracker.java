@@ -6,7 +6,9 @@ import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.Via;
 import io.wireadvisor.profile.WireSession;
 import io.wireadvisor.wire.Bytes;
+import io.wireadvisor.wire.Greeting;
 import io.wireadvisor.wire.QueryAttributes;
+import io.wireadvisor.wire.Replies;
 import java.util.function.Consumer;
 
 /**
@@ -125,12 +127,10 @@ final class SessionTracker {
   private final boolean tlsOffered;
   /** When the proxy talks TLS to the upstream (decided per connection by the greeting). */
   private final UpstreamTls.Mode upstreamMode;
+  /** The login phase's guard: which leg is TLS, and no password in clear past a plaintext leg. */
+  private final LoginGuard login;
   /** The client sent an SSLRequest; the TLS layer must be started before its next bytes. */
   private boolean startTls;
-  /** TLS is on between client and proxy (the client counted an SSLRequest). */
-  private boolean clientTls;
-  /** TLS is on between proxy and server (the server counts the proxy's SSLRequest). */
-  private boolean upstreamTls;
   /**
    * Added to the sequence id of each client auth packet on its way up (and subtracted from each
    * server auth packet on its way down): each TLS leg counts one SSLRequest the other leg never
@@ -147,14 +147,6 @@ final class SessionTracker {
   private byte[] upstreamSslRequest;
   private byte[] upstreamHandshakeResponse;
 
-  /** {@code --allow-plaintext-upstream-passwords}: see {@link #guardsPasswords()}. */
-  private final boolean plaintextPasswordsAllowed;
-  /**
-   * The authentication plugin of the exchange under way (login or COM_CHANGE_USER), as named by
-   * the client or by the server's last AuthSwitchRequest; followed only while {@link
-   * #guardsPasswords()}.
-   */
-  private String authPlugin;
 
   /**
    * @param serverVersionListener told the server's version string from the greeting, once
@@ -219,7 +211,7 @@ final class SessionTracker {
       boolean plaintextPasswordsAllowed) {
     this.tlsOffered = tlsOffered;
     this.upstreamMode = upstreamMode;
-    this.plaintextPasswordsAllowed = plaintextPasswordsAllowed;
+    this.login = new LoginGuard(upstreamMode, plaintextPasswordsAllowed);
     this.recorder = recorder;
     this.stats = stats;
     this.session = new WireSession(recorder, stats.statements, null);
@@ -294,7 +286,7 @@ final class SessionTracker {
 
   /** True once this connection's upstream leg is (to be) TLS. */
   boolean upstreamTls() {
-    return upstreamTls;
+    return login.upstreamTls;
   }
 
   /**
@@ -358,14 +350,14 @@ final class SessionTracker {
     }
 
     /**
-     * Guarded ({@link #guardsPasswords()}), every command-phase packet up to the handshake limit
+     * Guarded ({@link LoginGuard#guardsPasswords()}), every command-phase packet up to the handshake limit
      * is held until it is whole: a COM_CHANGE_USER carries its auth response before its plugin
      * name, so one that arrives in pieces (a TLS record or a client buffer boundary) would
      * otherwise send the password upstream before the name that refuses it is read.
      */
     @Override
     public int holdIfAtMost() {
-      return guardsPasswords() && (phase == Phase.COMMAND || phase == Phase.OPAQUE) ? MAX_HANDSHAKE_PACKET : 0;
+      return login.guardsPasswords() && (phase == Phase.COMMAND || phase == Phase.OPAQUE) ? MAX_HANDSHAKE_PACKET : 0;
     }
 
     /** Guarded, a COM_CHANGE_USER too long to hold is refused before any of it moves. */
@@ -374,14 +366,14 @@ final class SessionTracker {
       boolean commandStart =
           (phase == Phase.OPAQUE || (phase == Phase.COMMAND && !clientInAuth && !clientInLocalInfile))
               && clientScanner.currentSeq() == 0;
-      if (guardsPasswords() && commandStart
+      if (login.guardsPasswords() && commandStart
           && CommandType.fromCode((byte) firstPayloadByte) == CommandType.CHANGE_USER) {
         throw new ProtocolException(
             Packets.ER_ACCESS_DENIED,
             "a COM_CHANGE_USER longer than " + MAX_HANDSHAKE_PACKET + " bytes: its authentication"
                 + " plugin cannot be checked before its auth response would move, and the proxy's"
-                + " upstream connection is plaintext" + upstreamPlaintextReason() + ", so it is"
-                + " refused." + SEND_IT_OVER_TLS);
+                + " upstream connection is plaintext" + login.upstreamPlaintextReason() + ", so it is"
+                + " refused." + LoginGuard.SEND_IT_OVER_TLS);
       }
     }
 
@@ -396,7 +388,7 @@ final class SessionTracker {
           break;
         case OPAQUE:
           // Still guarded: the command byte tells a COM_CHANGE_USER (see packet()).
-          return guardsPasswords() && !continuation && seq == 0 ? 1 : 0;
+          return login.guardsPasswords() && !continuation && seq == 0 ? 1 : 0;
         default:
           return 0;
       }
@@ -428,15 +420,15 @@ final class SessionTracker {
         case COMMAND:
           break;
         case OPAQUE:
-          if (guardsPasswords() && !continuation && seq == 0 && headLength > 0
+          if (login.guardsPasswords() && !continuation && seq == 0 && headLength > 0
               && CommandType.fromCode(head[0]) == CommandType.CHANGE_USER) {
             throw new ProtocolException(
                 Packets.ER_ACCESS_DENIED,
                 "COM_CHANGE_USER after the proxy stopped following this connection's protocol"
                     + " (replication or a response it could not parse): its authentication"
                     + " plugin cannot be checked, and the proxy's upstream connection is"
-                    + " plaintext" + upstreamPlaintextReason() + ", so it is refused."
-                    + SEND_IT_OVER_TLS);
+                    + " plaintext" + login.upstreamPlaintextReason() + ", so it is refused."
+                    + LoginGuard.SEND_IT_OVER_TLS);
           }
           return PacketScanner.FORWARD;
         default:
@@ -476,17 +468,17 @@ final class SessionTracker {
             "TLS was requested but this wire-advisor proxy does not terminate TLS (CLIENT_SSL is"
                 + " not offered); connect without TLS");
       }
-      if (!clientTls) {
+      if (!login.clientTls) {
         if (length != 32) {
           throw ProtocolException.malformed("SSLRequest of " + length + " bytes, not 32");
         }
         // The SSLRequest stays here: client TLS ends at the proxy; the upstream leg has its own.
         startTls = true;
-        clientTls = true;
+        login.clientTls = true;
         return PacketScanner.DROP_AND_STOP;
       }
       caps &= ~Capabilities.CLIENT_SSL;
-    } else if (clientTls) {
+    } else if (login.clientTls) {
       throw ProtocolException.malformed("handshake response without CLIENT_SSL after TLS");
     }
     if ((caps & Capabilities.CLIENT_PROTOCOL_41) == 0) {
@@ -494,11 +486,11 @@ final class SessionTracker {
     }
     // Not offered, so a client that sets them anyway would desynchronize framing: clear them.
     caps &= ~(Capabilities.CLIENT_COMPRESS | Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM);
-    if (guardsPasswords()) {
+    if (login.guardsPasswords()) {
       // Before anything of this packet moves: it is held whole, and refused here it never leaves.
-      String plugin = handshakeResponsePlugin(head, length, caps);
-      refuseUnlessChallengeResponse(plugin, "the client's HandshakeResponse names it");
-      authPlugin = plugin;
+      String plugin = login.handshakeResponsePlugin(head, length, caps);
+      login.refuseUnlessChallengeResponse(plugin, "the client's HandshakeResponse names it");
+      login.authPlugin = plugin;
     }
     clientCapabilities = caps;
     int negotiated = caps & serverCapabilities;
@@ -506,11 +498,11 @@ final class SessionTracker {
     queryAttributes = (negotiated & Capabilities.CLIENT_QUERY_ATTRIBUTES) != 0;
     optionalMetadata = (negotiated & Capabilities.CLIENT_OPTIONAL_RESULTSET_METADATA) != 0;
     phase = Phase.AUTH;
-    authShift = (upstreamTls ? 1 : 0) - (clientTls ? 1 : 0);
+    authShift = (login.upstreamTls ? 1 : 0) - (login.clientTls ? 1 : 0);
     // Set now, not at the SSLRequest or the greeting: the shift applies from this packet on.
     clientScanner.heldSeqShift(authShift);
     serverScanner.heldSeqShift(-authShift);
-    if (!upstreamTls) {
+    if (!login.upstreamTls) {
       putInt32(head, 0, caps);
       return PacketScanner.FORWARD;
     }
@@ -601,10 +593,10 @@ final class SessionTracker {
       ring = bigger;
       ringHead = 0;
     }
-    if (type == CommandType.CHANGE_USER && guardsPasswords()) {
-      String plugin = changeUserPlugin(head, Math.min(length, headLength), length);
-      refuseUnlessChallengeResponse(plugin, "the client's COM_CHANGE_USER names it");
-      authPlugin = plugin;
+    if (type == CommandType.CHANGE_USER && login.guardsPasswords()) {
+      String plugin = login.changeUserPlugin(clientCapabilities, head, Math.min(length, headLength), length);
+      login.refuseUnlessChallengeResponse(plugin, "the client's COM_CHANGE_USER names it");
+      login.authPlugin = plugin;
     }
     Pending p = push(type, seq);
     switch (type) {
@@ -703,7 +695,7 @@ final class SessionTracker {
           greeting(length, head);
           break;
         case AUTH:
-          checkServerAuthPacket(length, head, headLength);
+          login.checkServerAuthPacket(length, head, headLength);
           if (headLength > 0) {
             int first = head[0] & 0xff;
             if (first == Packets.OK || first == Packets.ERR) {
@@ -726,276 +718,6 @@ final class SessionTracker {
     }
   }
 
-  /**
-   * Authentication plugins whose exchange never carries the password itself, only a proof
-   * computed from it and the server's fresh scramble: relayed over a plaintext upstream leg even
-   * when the client's leg is TLS. {@code caching_sha2_password} is here for its fast path only;
-   * its full authentication (AuthMoreData 0x04) sends the password and is refused separately.
-   * MariaDB's {@code client_ed25519} signs the scramble. Everything else is refused while {@link
-   * #guardsPasswords()}: {@code mysql_clear_password} (also what LDAP simple, PAM and TiDB's
-   * {@code tidb_auth_token} use on the client), {@code sha256_password} and {@code
-   * tidb_sm3_password} (the password in clear over TLS), MariaDB's {@code dialog} (PAM prompts
-   * answered in clear), {@code mysql_old_password}, and any plugin the proxy does not know.
-   */
-  static final java.util.Set<String> CHALLENGE_RESPONSE_PLUGINS =
-      java.util.Set.of("mysql_native_password", "caching_sha2_password", "client_ed25519");
-
-  private static final String CACHING_SHA2 = "caching_sha2_password";
-
-  /**
-   * True when a password sent in clear by the client would be protected on the client's leg
-   * (TLS) but not on the upstream leg (plaintext) and the user did not allow that: the
-   * authentication plugin is then followed through every place it can be named and only
-   * {@link #CHALLENGE_RESPONSE_PLUGINS} pass. With both legs plaintext the password already
-   * crossed the network in clear, the user's own choice: relayed.
-   */
-  private boolean guardsPasswords() {
-    return clientTls && !upstreamTls && !plaintextPasswordsAllowed;
-  }
-
-  /**
-   * Refuses, with ERR 1045 to the client and the upstream closed, an authentication plugin that
-   * is not a challenge–response while {@link #guardsPasswords()}.
-   *
-   * @param where which packet named it, for the message
-   */
-  private void refuseUnlessChallengeResponse(String plugin, String where)
-      throws ProtocolException {
-    if (CHALLENGE_RESPONSE_PLUGINS.contains(plugin)) {
-      return;
-    }
-    throw new ProtocolException(
-        Packets.ER_ACCESS_DENIED,
-        "authentication plugin '" + plugin + "' (" + where + ") is not a challenge-response"
-            + " the proxy knows (" + String.join(", ", challengeResponseNames()) + "): it may"
-            + " send the password itself, which would cross the proxy's plaintext upstream"
-            + " connection" + upstreamPlaintextReason() + ", so the login is refused and"
-            + " nothing of it is relayed." + SEND_IT_OVER_TLS);
-  }
-
-  private static final String SEND_IT_OVER_TLS =
-      " Run the proxy with --upstream-tls required so it crosses TLS, or,"
-          + " only if the path to the server is trusted, --allow-plaintext-upstream-passwords";
-
-  private static java.util.List<String> challengeResponseNames() {
-    return java.util.List.of("mysql_native_password", "caching_sha2_password fast path", "client_ed25519");
-  }
-
-  private String upstreamPlaintextReason() {
-    return upstreamMode == UpstreamTls.Mode.OFF
-        ? " (--upstream-tls off)"
-        : " (the server's greeting did not offer TLS and --upstream-tls is " + upstreamMode + ")";
-  }
-
-  /**
-   * Checks each server packet of an authentication exchange (login or COM_CHANGE_USER) when the
-   * two legs differ in TLS, before it reaches the client.
-   *
-   * <ul>
-   *   <li>Client TLS, plaintext upstream ({@link #guardsPasswords()}): an AuthSwitchRequest must
-   *       name a challenge–response plugin (a switch to {@code mysql_clear_password} or {@code
-   *       dialog} is refused before the client answers it); AuthMoreData is expected only from
-   *       {@code caching_sha2_password}, and its "perform full authentication" (0x04), which the
-   *       client answers with its password in clear, is refused. The client never sends the
-   *       password: it is refused the request for it.
-   *   <li>Plaintext client, TLS upstream: the client would RSA-encrypt (or ask for the server's
-   *       public key) where the server reads a clear password: the login cannot succeed, so it
-   *       is refused with the reason instead of the server's bare "access denied".
-   * </ul>
-   *
-   * With both legs TLS, or neither, both ends agree and everything passes through.
-   */
-  private void checkServerAuthPacket(int length, byte[] head, int headLength)
-      throws ProtocolException {
-    if (clientTls == upstreamTls) {
-      return;
-    }
-    if (headLength == 0) {
-      if (guardsPasswords()) {
-        throw new ProtocolException(
-            Packets.ER_ACCESS_DENIED,
-            "the server sent an empty authentication packet, which a challenge-response exchange"
-                + " has no place for; the client's answer could carry the password over the"
-                + " proxy's plaintext upstream connection" + upstreamPlaintextReason() + "."
-                + SEND_IT_OVER_TLS);
-      }
-      return;
-    }
-    int first = head[0] & 0xff;
-    boolean fullAuth = length == 2 && headLength >= 2 && first == Packets.AUTH_MORE_DATA && head[1] == 0x04;
-    String plugin = null;
-    if (first == Packets.EOF) {
-      plugin = authSwitchPlugin(length, head, headLength);
-    }
-    if (guardsPasswords()) {
-      if (plugin != null) {
-        refuseUnlessChallengeResponse(plugin, "the server's AuthSwitchRequest asks for it");
-        authPlugin = plugin;
-      } else if (first == Packets.OK || first == Packets.ERR) {
-        return;
-      } else if (first != Packets.AUTH_MORE_DATA) {
-        // An allowlist, not a list of known dangers: a packet the exchange has no place for may
-        // be read by some client as "send your password" (libmysqlclient takes a bare 0x04 so).
-        throw new ProtocolException(
-            Packets.ER_ACCESS_DENIED,
-            "the server sent an authentication packet (first byte 0x" + Integer.toHexString(first)
-                + ", " + length + " bytes) that a challenge-response exchange has no place for;"
-                + " the client's answer could carry the password over the proxy's plaintext"
-                + " upstream connection" + upstreamPlaintextReason() + "." + SEND_IT_OVER_TLS);
-      } else {
-        if (length == 2 && headLength >= 2 && head[1] == 0x03 && CACHING_SHA2.equals(authPlugin)) {
-          return; // caching_sha2_password's fast path succeeded; OK follows
-        }
-        if (headLength >= 2 && head[1] == 0x04) {
-          // 0x01 0x04 with anything after it is the same request to Connector/J.
-          throw new ProtocolException(
-              Packets.ER_ACCESS_DENIED,
-              "the server asks for the password in full (caching_sha2_password full"
-                  + " authentication), which would cross the proxy's plaintext upstream"
-                  + " connection" + upstreamPlaintextReason() + "; log in once without TLS"
-                  + " (fills the server's cache for fast authentication), use"
-                  + " mysql_native_password, or:" + SEND_IT_OVER_TLS);
-        }
-        throw new ProtocolException(
-            Packets.ER_ACCESS_DENIED,
-            "the server sent more authentication data (AuthMoreData, " + length + " bytes) for"
-                + " plugin '" + authPlugin + "' other than caching_sha2_password's fast-path"
-                + " success (0x01 0x03), the only such step the proxy relays; the client's"
-                + " answer could carry the password over the proxy's plaintext upstream"
-                + " connection" + upstreamPlaintextReason() + "." + SEND_IT_OVER_TLS);
-      }
-      return;
-    }
-    if (clientTls) {
-      return; // --allow-plaintext-upstream-passwords
-    }
-    if (fullAuth || "sha256_password".equals(plugin)) {
-      String what = fullAuth ? "caching_sha2_password full authentication" : plugin;
-      throw new ProtocolException(
-          Packets.ER_ACCESS_DENIED,
-          "the server asks for the password in full (" + what + ") and, as the proxy's"
-              + " upstream connection is TLS, accepts it only in clear, but this client's"
-              + " connection to the proxy is plaintext, so it would send it RSA-encrypted;"
-              + " connect to the proxy with TLS (--tls-cert/--tls-key), log in once elsewhere"
-              + " (fills the server's cache for fast authentication) or use"
-              + " mysql_native_password");
-    }
-  }
-
-  /**
-   * The plugin an AuthSwitchRequest (0xFE) names; {@code mysql_old_password} for the bare 0xFE
-   * of pre-4.1 servers; a name that does not end within the captured head is reported as
-   * truncated (and so matches no known plugin).
-   */
-  private static String authSwitchPlugin(int length, byte[] head, int headLength) {
-    if (length == 1) {
-      return "mysql_old_password";
-    }
-    int limit = Math.min(length, headLength);
-    int end = 1;
-    while (end < limit && head[end] != 0) {
-      end++;
-    }
-    String name = QueryPacket.sql(head, 1, end);
-    return end < limit || end == length ? name : name + "...(truncated)";
-  }
-
-  /** The client plugin a HandshakeResponse41 names (held whole: {@code head} is the payload). */
-  private String handshakeResponsePlugin(byte[] head, int length, int caps) {
-    if ((caps & Capabilities.CLIENT_PLUGIN_AUTH) == 0) {
-      return "mysql_native_password"; // the 4.1 scramble: what servers assume without a name
-    }
-    int p = 32; // flags, max packet, charset, 23 filler bytes
-    p = skipNul(head, p, length); // user name
-    if (p < 0) {
-      return "(unreadable)";
-    }
-    if ((caps & CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA) != 0) {
-      if (p >= length) {
-        return "(unreadable)";
-      }
-      int size = Bytes.lenencSize(head[p] & 0xff);
-      long n = size < 0 || p + size > length ? -1 : Bytes.lenenc(head, p, length);
-      if (n < 0 || n > length) {
-        return "(unreadable)";
-      }
-      p += size + (int) n;
-    } else if ((caps & CLIENT_SECURE_CONNECTION) != 0) {
-      if (p >= length) {
-        return "(unreadable)";
-      }
-      p += 1 + (head[p] & 0xff);
-    } else {
-      p = skipNul(head, p, length);
-    }
-    if ((caps & Capabilities.CLIENT_CONNECT_WITH_DB) != 0) {
-      p = skipNul(head, p, length);
-    }
-    return pluginNameAt(head, p, length, length);
-  }
-
-  /**
-   * The client plugin a COM_CHANGE_USER names: command, user, auth response (length-prefixed with
-   * CLIENT_SECURE_CONNECTION), database, character set (2), then the plugin name with
-   * CLIENT_PLUGIN_AUTH.
-   */
-  private String changeUserPlugin(byte[] head, int limit, int length) {
-    int p = skipNul(head, 1, limit); // user
-    if (p < 0) {
-      return "(unreadable)";
-    }
-    if ((clientCapabilities & CLIENT_SECURE_CONNECTION) != 0) {
-      if (p >= limit) {
-        return "(unreadable)";
-      }
-      p += 1 + (head[p] & 0xff);
-    } else {
-      p = skipNul(head, p, limit);
-    }
-    p = skipNul(head, p, limit); // database
-    if (p < 0) {
-      return "(unreadable)";
-    }
-    if (p == limit || (clientCapabilities & Capabilities.CLIENT_PLUGIN_AUTH) == 0) {
-      return "mysql_native_password"; // nothing after the database: the 4.1 scramble
-    }
-    return pluginNameAt(head, p + 2, limit, length);
-  }
-
-  /**
-   * A NUL-terminated (or packet-terminated) plugin name at {@code p}. A packet that ends before
-   * it, though the client announced one (CLIENT_PLUGIN_AUTH), is not guessed at: whatever its
-   * auth response holds, it gets a name that matches no known plugin; so does a name cut off
-   * where the captured head ({@code limit}) ends before the packet ({@code length}).
-   */
-  private static String pluginNameAt(byte[] head, int p, int limit, int length) {
-    if (p < 0 || p > limit) {
-      return "(unreadable)";
-    }
-    if (p == limit) {
-      return "(no name, though CLIENT_PLUGIN_AUTH announces one)";
-    }
-    int end = p;
-    while (end < limit && head[end] != 0) {
-      end++;
-    }
-    String name = QueryPacket.sql(head, p, end);
-    return end == limit && limit < length ? name + "...(truncated)" : name;
-  }
-
-  /** The index after the NUL ending the string at {@code p}, or -1 when none is within limit. */
-  private static int skipNul(byte[] head, int p, int limit) {
-    if (p < 0) {
-      return -1;
-    }
-    while (p < limit && head[p] != 0) {
-      p++;
-    }
-    return p < limit ? p + 1 : -1;
-  }
-
-  private static final int CLIENT_SECURE_CONNECTION = 1 << 15;
-  private static final int CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA = 1 << 21;
 
   private void greeting(int length, byte[] head) throws ProtocolException {
     if (length > 0 && (head[0] & 0xff) == Packets.ERR) {
@@ -1006,24 +728,13 @@ final class SessionTracker {
       unreadableGreeting(); // a protocol we do not follow
       return;
     }
-    int p = 1;
-    while (p < length && head[p] != 0) {
-      p++;
-    }
-    String version = QueryPacket.sql(head, 1, p);
-    p++; // NUL
-    p += 4 + 8 + 1; // connection id, auth-plugin-data part 1, filler
-    if (p + 2 > length) {
+    Greeting greeting = Greeting.parse(head, Math.min(length, head.length));
+    if (greeting == null) {
       unreadableGreeting();
       return;
     }
-    int lowerAt = p;
-    int caps = Bytes.uint16(head, lowerAt);
-    int upperAt = -1;
-    if (p + 2 + 1 + 2 + 2 <= length) {
-      upperAt = p + 2 + 1 + 2;
-      caps |= Bytes.uint16(head, upperAt) << 16;
-    }
+    String version = greeting.version();
+    int caps = greeting.capabilities();
     boolean serverOffersTls = (caps & Capabilities.CLIENT_SSL) != 0;
     if (upstreamMode.requiresTls() && !serverOffersTls) {
       throw new ProtocolException(
@@ -1033,7 +744,7 @@ final class SessionTracker {
               + ": the login is not sent in plaintext");
     }
     // The upstream leg only: what the client is offered depends on client TLS alone.
-    upstreamTls = upstreamMode != UpstreamTls.Mode.OFF && serverOffersTls;
+    login.upstreamTls = upstreamMode != UpstreamTls.Mode.OFF && serverOffersTls;
     caps &=
         ~(Capabilities.CLIENT_SSL
             | Capabilities.CLIENT_COMPRESS
@@ -1041,18 +752,8 @@ final class SessionTracker {
     if (tlsOffered) {
       caps |= Capabilities.CLIENT_SSL; // offered by the proxy, whatever the upstream offers
     }
-    head[lowerAt] = (byte) caps;
-    head[lowerAt + 1] = (byte) (caps >>> 8);
-    if (upperAt > 0) {
-      head[upperAt] = (byte) (caps >>> 16);
-      head[upperAt + 1] = (byte) (caps >>> 24);
-      // MariaDB puts extended capabilities in the last 4 of 10 reserved bytes when it clears
-      // CLIENT_LONG_PASSWORD; cached metadata would let it omit column definitions.
-      int extendedAt = upperAt + 2 + 1 + 6;
-      if ((caps & Capabilities.CLIENT_LONG_PASSWORD) == 0 && extendedAt + 4 <= length) {
-        head[extendedAt] &= (byte) ~Capabilities.MARIADB_CLIENT_CACHE_METADATA;
-      }
-    }
+    // MariaDB's cached metadata would let it omit column definitions the tracker counts on.
+    greeting.rewriteCapabilities(head, caps, Greeting.MARIADB_CLIENT_CACHE_METADATA);
     serverCapabilities = caps;
     phase = Phase.HANDSHAKE_RESPONSE;
     serverVersionListener.accept(version);
@@ -1116,7 +817,7 @@ final class SessionTracker {
         complete(first == Packets.ERR);
         return;
       case AUTH:
-        checkServerAuthPacket(length, head, headLength); // COM_CHANGE_USER too
+        login.checkServerAuthPacket(length, head, headLength); // COM_CHANGE_USER too
         if (first == Packets.OK || first == Packets.ERR) {
           clientInAuth = false;
           if (first == Packets.OK) {
@@ -1127,7 +828,7 @@ final class SessionTracker {
         return;
       case RESULT:
         if (first == Packets.OK) {
-          endOfResult(okStatus(head, headLength));
+          endOfResult(Replies.okStatus(head, headLength));
         } else if (first == Packets.ERR) {
           complete(true);
         } else if (first == Packets.LOCAL_INFILE) {
@@ -1158,26 +859,26 @@ final class SessionTracker {
       case COLUMNS_EOF:
         if (first == Packets.ERR) {
           complete(true);
-        } else if ((eofStatus(head, headLength) & Capabilities.SERVER_STATUS_CURSOR_EXISTS) != 0) {
+        } else if ((Replies.eofStatus(head, headLength) & Capabilities.SERVER_STATUS_CURSOR_EXISTS) != 0) {
           // A cursor was opened: no rows now, COM_STMT_FETCH brings them.
-          endOfResult(eofStatus(head, headLength));
+          endOfResult(Replies.eofStatus(head, headLength));
         } else {
           expect = Expect.ROWS;
         }
         return;
       case ROWS:
         if (terminator) {
-          endOfResult(deprecateEof ? okStatus(head, headLength) : eofStatus(head, headLength));
+          endOfResult(deprecateEof ? Replies.okStatus(head, headLength) : Replies.eofStatus(head, headLength));
         } else if (first == Packets.ERR) {
           complete(true); // 0xFF cannot start a row: the statement failed mid-result
         }
         return;
       case PREPARE:
-        if (first == Packets.OK && headLength >= 12) {
-          int id = Bytes.int32(head, 1);
-          preparedColumns = Bytes.uint16(head, 5);
-          int params = Bytes.uint16(head, 7);
-          preparedMetadata = !(optionalMetadata && headLength > 12 && head[12] == 0);
+        if (first == Packets.OK && headLength >= Replies.PREPARE_OK_LENGTH) {
+          int id = Replies.preparedId(head);
+          preparedColumns = Replies.preparedColumns(head);
+          int params = Replies.preparedParams(head);
+          preparedMetadata = Replies.preparedMetadataFollows(head, headLength, optionalMetadata);
           prepared(id, p);
           if (preparedMetadata && params > 0) {
             remainingDefs = params;
@@ -1298,24 +999,5 @@ final class SessionTracker {
   /** Per connection and over every connection sharing {@code stats}; see ProxyLimits. */
   void statementLimits(long perConnection, long total) {
     session.limits(perConnection, total);
-  }
-
-  private static int okStatus(byte[] head, int headLength) {
-    int p = 1;
-    for (int i = 0; i < 2; i++) {
-      if (p >= headLength) {
-        return 0;
-      }
-      int size = Bytes.lenencSize(head[p] & 0xff);
-      if (size < 0) {
-        return 0;
-      }
-      p += size;
-    }
-    return p + 2 <= headLength ? Bytes.uint16(head, p) : 0;
-  }
-
-  private static int eofStatus(byte[] head, int headLength) {
-    return headLength >= 5 ? Bytes.uint16(head, 3) : 0;
   }
 }
