@@ -1,5 +1,6 @@
 package io.wireadvisor.advisor;
 
+import io.wireadvisor.profile.JdbcProperty;
 import io.wireadvisor.profile.ShapeStats;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.profile.Via;
@@ -22,7 +23,7 @@ public final class BatchRewriteRule implements Rule {
   @Override
   public Recommendation evaluate(TrafficProfile profile, ServerView server) {
     JdbcSettings jdbc = JdbcSettings.of(profile);
-    if (jdbc.isTrue("rewriteBatchedStatements")) {
+    if (jdbc.isTrue(JdbcProperty.REWRITE_BATCHED_STATEMENTS)) {
       return null;
     }
     long batched = 0;
@@ -75,7 +76,7 @@ public final class BatchRewriteRule implements Rule {
                     : " (" + Fmt.count(singles) + " of them executions outside executeBatch()).")
                     )
         .evidence("Largest: " + Fmt.sql(top.digestText(), 100))
-        .change(Change.builder().jdbc("rewriteBatchedStatements", "true").build())
+        .change(Change.builder().jdbc(JdbcProperty.REWRITE_BATCHED_STATEMENTS, "true").build())
         .expectedEffect(
             "One INSERT ... VALUES (...),(...) per batch (split at max_allowed_packet): about "
                 + Fmt.count(batches)

@@ -1,5 +1,7 @@
 package io.wireadvisor.advisor;
 
+import io.wireadvisor.profile.JdbcProperty;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -78,6 +80,10 @@ public final class Change {
     private final Map<String, String> poolSettings = new LinkedHashMap<>();
     private final List<String> sql = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+
+    public Builder jdbc(JdbcProperty property, String value) {
+      return jdbc(property.key(), value);
+    }
 
     public Builder jdbc(String name, String value) {
       jdbcProperties.put(name, value);

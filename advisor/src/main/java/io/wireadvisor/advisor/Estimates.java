@@ -1,5 +1,6 @@
 package io.wireadvisor.advisor;
 
+import io.wireadvisor.profile.JdbcProperty;
 import io.wireadvisor.profile.CommandStats;
 import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.profile.Histogram;
@@ -368,7 +369,7 @@ final class Estimates {
             return c != 0 ? c : a.digest().compareTo(b.digest());
           }
         });
-    int limit = (int) jdbc.minLong("prepStmtCacheSqlLimit", 256);
+    int limit = (int) jdbc.minLong(JdbcProperty.PREP_STMT_CACHE_SQL_LIMIT);
     List<StatementTime> top = new ArrayList<>();
     for (ShapeStats s : shapes.subList(0, Math.min(TOP_STATEMENTS, shapes.size()))) {
       Map<String, Long> commands = new LinkedHashMap<>();

@@ -1,5 +1,6 @@
 package io.wireadvisor.advisor;
 
+import io.wireadvisor.profile.JdbcProperty;
 import io.wireadvisor.profile.Source;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.server.ServerVersion;
@@ -27,24 +28,16 @@ public final class JdbcSettings {
 
   static {
     Map<String, String> d = new HashMap<>();
-    d.put("useserverprepstmts", "false");
-    d.put("cacheprepstmts", "false");
-    d.put("prepstmtcachesize", "25");
-    d.put("prepstmtcachesqllimit", "256");
-    d.put("uselocalsessionstate", "false");
-    d.put("cacheserverconfiguration", "false");
-    d.put("rewritebatchedstatements", "false");
-    d.put("alwayssendsetisolation", "true");
-    DEFAULTS = Collections.unmodifiableMap(d);
     Map<String, String> m = new HashMap<>();
-    m.put("cacheprepstmts", "true");
-    m.put("cachecallablestmts", "true");
-    m.put("cacheserverconfiguration", "true");
-    m.put("uselocalsessionstate", "true");
-    m.put("elidesetautocommits", "true");
-    m.put("alwayssendsetisolation", "false");
-    m.put("enablequerytimeouts", "false");
-    m.put("connectionattributes", "none");
+    for (JdbcProperty p : JdbcProperty.values()) {
+      if (p.defaultValue() != null) {
+        d.put(p.lowerKey(), p.defaultValue());
+      }
+      if (p.maxPerformanceValue() != null) {
+        m.put(p.lowerKey(), p.maxPerformanceValue());
+      }
+    }
+    DEFAULTS = Collections.unmodifiableMap(d);
     MAX_PERFORMANCE = Collections.unmodifiableMap(m);
   }
 
@@ -106,6 +99,16 @@ public final class JdbcSettings {
       }
     }
     return DEFAULTS.get(key);
+  }
+
+  /** True when the boolean property is in effect for every source that recorded properties. */
+  public boolean isTrue(JdbcProperty property) {
+    return isTrue(property.key());
+  }
+
+  /** The smallest effective integer value over the sources, or Connector/J's default. */
+  public long minLong(JdbcProperty property) {
+    return minLong(property.key(), Long.parseLong(property.defaultValue()));
   }
 
   /** True when the boolean property is in effect for every source that recorded properties. */

@@ -1,5 +1,6 @@
 package io.wireadvisor.advisor;
 
+import io.wireadvisor.profile.JdbcProperty;
 import io.wireadvisor.profile.ProbeStats;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.server.ServerVersion;
@@ -24,7 +25,7 @@ public final class SessionProbeRule implements Rule {
   public Recommendation evaluate(TrafficProfile profile, ServerView server) {
     Workload w = Workload.of(profile);
     JdbcSettings jdbc = JdbcSettings.of(profile);
-    if (jdbc.isTrue("useLocalSessionState")
+    if (jdbc.isTrue(JdbcProperty.USE_LOCAL_SESSION_STATE)
         || w.sessionProbes < 50
         || w.sessionProbes < 0.05 * w.businessExecutions) {
       return null;
@@ -66,7 +67,7 @@ public final class SessionProbeRule implements Rule {
     ServerVersion driver = jdbc.parsedDriverVersion();
     Change.Builder change = Change.builder();
     if (driver == null || driver.compareTo(new ServerVersion(8, 0, 33)) >= 0) {
-      change.jdbc("useConfigs", "maxPerformance");
+      change.jdbc(JdbcProperty.USE_CONFIGS, "maxPerformance");
       if (driver == null) {
         change.note(
             "useConfigs=maxPerformance needs Connector/J >= 8.0.33 (driver version unknown); on"
@@ -81,10 +82,10 @@ public final class SessionProbeRule implements Rule {
     } else {
       r.evidence("Connector/J " + jdbc.driverVersion() + " predates maxPerformance as TiDB documents it (8.0.33).");
       change
-          .jdbc("useLocalSessionState", "true")
-          .jdbc("cacheServerConfiguration", "true")
-          .jdbc("elideSetAutoCommits", "true")
-          .jdbc("alwaysSendSetIsolation", "false");
+          .jdbc(JdbcProperty.USE_LOCAL_SESSION_STATE, "true")
+          .jdbc(JdbcProperty.CACHE_SERVER_CONFIGURATION, "true")
+          .jdbc(JdbcProperty.ELIDE_SET_AUTO_COMMITS, "true")
+          .jdbc(JdbcProperty.ALWAYS_SEND_SET_ISOLATION, "false");
     }
     Long app = causes.get("application");
     if (app != null && app > w.sessionProbes / 2) {

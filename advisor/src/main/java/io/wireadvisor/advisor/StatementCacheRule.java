@@ -1,5 +1,6 @@
 package io.wireadvisor.advisor;
 
+import io.wireadvisor.profile.JdbcProperty;
 import io.wireadvisor.profile.ShapeStats;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.profile.Via;
@@ -29,9 +30,9 @@ public final class StatementCacheRule implements Rule {
     boolean planned = w.prepares == 0;
     long perConnection = w.shapesPerConnectionP99(profile);
     int longest = w.longestPreparableSql();
-    boolean cache = jdbc.isTrue("cachePrepStmts");
-    long size = jdbc.minLong("prepStmtCacheSize", 25);
-    long limit = jdbc.minLong("prepStmtCacheSqlLimit", 256);
+    boolean cache = jdbc.isTrue(JdbcProperty.CACHE_PREP_STMTS);
+    long size = jdbc.minLong(JdbcProperty.PREP_STMT_CACHE_SIZE);
+    long limit = jdbc.minLong(JdbcProperty.PREP_STMT_CACHE_SQL_LIMIT);
     boolean sizeTooSmall = size < perConnection;
     // Connector/J caches a statement only if sql.length() < prepStmtCacheSqlLimit.
     boolean limitTooLow = limit <= longest;
@@ -122,13 +123,13 @@ public final class StatementCacheRule implements Rule {
             + " and are never cached.");
     Change.Builder change = Change.builder();
     if (!cache) {
-      change.jdbc("cachePrepStmts", "true");
+      change.jdbc(JdbcProperty.CACHE_PREP_STMTS, "true");
     }
     if (sizeTooSmall || !jdbc.known()) {
-      change.jdbc("prepStmtCacheSize", Long.toString(newSize));
+      change.jdbc(JdbcProperty.PREP_STMT_CACHE_SIZE, Long.toString(newSize));
     }
     if (limitTooLow || !jdbc.known()) {
-      change.jdbc("prepStmtCacheSqlLimit", Long.toString(newLimit));
+      change.jdbc(JdbcProperty.PREP_STMT_CACHE_SQL_LIMIT, Long.toString(newLimit));
     }
     long connections = profile.connections().connections();
     return r.change(change.build())

@@ -1,5 +1,6 @@
 package io.wireadvisor.advisor;
 
+import io.wireadvisor.profile.JdbcProperty;
 import io.wireadvisor.profile.ShapeStats;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.profile.Via;
@@ -23,7 +24,7 @@ public final class TextProtocolRule implements Rule {
 
   /** True when repeated shapes dominate the traffic as text and useServerPrepStmts is not on. */
   static boolean textProtocolDominates(Workload w, JdbcSettings jdbc) {
-    return !jdbc.isTrue("useServerPrepStmts")
+    return !jdbc.isTrue(JdbcProperty.USE_SERVER_PREP_STMTS)
         && w.repeatedTextExecutions >= 100
         && w.repeatedTextExecutions >= 0.2 * w.businessExecutions;
   }
@@ -79,7 +80,7 @@ public final class TextProtocolRule implements Rule {
     }
     Change.Builder change =
         Change.builder()
-            .jdbc("useServerPrepStmts", "true")
+            .jdbc(JdbcProperty.USE_SERVER_PREP_STMTS, "true")
             .note(
                 "Apply together with the statement cache (rule "
                     + StatementCacheRule.ID

@@ -7,6 +7,7 @@ import io.wireadvisor.agent.internal.ConnectionTable;
 import io.wireadvisor.agent.internal.JdbcUrls;
 import io.wireadvisor.agent.internal.Window;
 import io.wireadvisor.profile.CommandType;
+import io.wireadvisor.profile.JdbcProperty;
 import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
 import io.wireadvisor.profile.RecorderSettings;
@@ -33,32 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class Hooks {
   /** JDBC properties recorded per connection (the ones the advisor's rules read, and neighbours). */
-  public static final String[] PROPERTY_NAMES = {
-    "useServerPrepStmts",
-    "cachePrepStmts",
-    "prepStmtCacheSize",
-    "prepStmtCacheSqlLimit",
-    "useConfigs",
-    "useLocalSessionState",
-    "useLocalTransactionState",
-    "rewriteBatchedStatements",
-    "elideSetAutoCommits",
-    "alwaysSendSetIsolation",
-    "cacheServerConfiguration",
-    "cacheResultSetMetadata",
-    "cacheCallableStmts",
-    "useCursorFetch",
-    "defaultFetchSize",
-    "useCompression",
-    "enableQueryTimeouts",
-    "maintainTimeStats",
-    "connectionAttributes",
-    "allowMultiQueries",
-    "zeroDateTimeBehavior",
-    "characterEncoding",
-    "connectionTimeZone",
-    "sslMode",
-  };
+  public static final String[] PROPERTY_NAMES = JdbcProperty.keys();
 
   private static volatile boolean active;
   private static volatile Window window = new Window(RecorderSettings.defaults());

@@ -1,5 +1,6 @@
 package io.wireadvisor.junit;
 
+import io.wireadvisor.profile.JdbcProperty;
 import io.wireadvisor.advisor.Advisor;
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.JdbcSettings;
@@ -83,7 +84,7 @@ public final class WireBudgets {
           + " cachePrepStmts=true (and prepStmtCacheSize to the statements a connection uses)");
     }
     if (budget.noStatementAboveCacheLimit()) {
-      long limit = JdbcSettings.of(profile).minLong("prepStmtCacheSqlLimit", 256);
+      long limit = JdbcSettings.of(profile).minLong(JdbcProperty.PREP_STMT_CACHE_SQL_LIMIT);
       for (ShapeStats s : profile.shapes().values()) {
         if (s.probe() == null && !s.isOverflow() && s.maxSqlLength() >= limit && s.executions() > 0) {
           broken.add("a " + s.maxSqlLength() + "-character statement is never cached"
