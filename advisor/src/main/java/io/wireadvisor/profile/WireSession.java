@@ -68,7 +68,8 @@ public final class WireSession {
       return untracked.get();
     }
 
-    boolean reserve(long n, long limit) {
+    /** Takes {@code n} bytes unless that would pass {@code limit}; true when taken. */
+    public boolean reserve(long n, long limit) {
       if (used.addAndGet(n) > limit) {
         used.addAndGet(-n);
         return false;
@@ -76,7 +77,8 @@ public final class WireSession {
       return true;
     }
 
-    void release(long n) {
+    /** Gives back {@code n} bytes taken by {@link #reserve}. */
+    public void release(long n) {
       used.addAndGet(-n);
     }
   }

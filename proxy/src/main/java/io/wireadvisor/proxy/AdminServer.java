@@ -40,6 +40,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -391,12 +392,17 @@ final class AdminServer implements AutoCloseable {
       boolean known =
           metricsOnly
               ? OPEN_PATHS.contains(path)
-              : Set.of("/health", "/metrics", "/profile", "/report").contains(path);
+              : Set.of("/health", "/metrics", "/profile", "/report", "/capture", "/capture/start",
+                  "/capture/stop").contains(path);
       if (!known) {
         respond(ctx, req, HttpResponseStatus.NOT_FOUND, TEXT,
             metricsOnly
                 ? "not found; this listener serves /metrics and /health\n"
                 : "not found; try /metrics, /profile, /report, /health\n");
+        return;
+      }
+      if (path.startsWith("/capture/")) {
+        capture(ctx, req, uri, path);
         return;
       }
       if (!HttpMethod.GET.equals(req.method()) && !HttpMethod.HEAD.equals(req.method())) {
@@ -406,6 +412,10 @@ final class AdminServer implements AutoCloseable {
         return;
       }
       switch (path) {
+        case "/capture":
+          respond(ctx, req, HttpResponseStatus.OK, "application/json",
+              endpoints.proxy.capture().statusJson() + "\n");
+          return;
         case "/health":
           respond(ctx, req, HttpResponseStatus.OK, "application/json", endpoints.health());
           return;
@@ -436,6 +446,70 @@ final class AdminServer implements AutoCloseable {
             respond(ctx, req, HttpResponseStatus.SERVICE_UNAVAILABLE, TEXT,
                 "busy: " + MAX_QUEUED_REPORTS + " profiles or reports are already being built; try again\n");
           }
+      }
+    }
+
+    /**
+     * {@code POST /capture/start?name=FILE[&maxBytes=N][&maxSeconds=N][&mask=true]} and {@code POST
+     * /capture/stop}. A capture writes the application's statements and values to disk, so these
+     * need a POST (no link or image can trigger them) and {@code --admin-token}, whatever the
+     * listener's address; the file lands in {@code --capture-dir}, nowhere else.
+     */
+    private void capture(ChannelHandlerContext ctx, FullHttpRequest req, QueryStringDecoder uri, String path) {
+      if (!HttpMethod.POST.equals(req.method())) {
+        FullHttpResponse r = response(req, HttpResponseStatus.METHOD_NOT_ALLOWED, TEXT, "use POST\n");
+        r.headers().set(HttpHeaderNames.ALLOW, "POST");
+        send(ctx, r);
+        return;
+      }
+      if (token == null) {
+        respond(ctx, req, HttpResponseStatus.FORBIDDEN, TEXT,
+            "starting or stopping a capture needs --admin-token (a capture writes the"
+                + " application's data to disk)\n");
+        return;
+      }
+      ProxyCapture capture = endpoints.proxy.capture();
+      try {
+        if (path.equals("/capture/stop")) {
+          ProxyCapture.Summary s = capture.stop();
+          respond(ctx, req, s == null ? HttpResponseStatus.CONFLICT : HttpResponseStatus.OK,
+              "application/json", s == null ? "{\"error\":\"no capture is running\"}\n" : s.json() + "\n");
+          return;
+        }
+        Map<String, List<String>> q = uri.parameters();
+        ProxyCapture.Active a =
+            capture.startInDirectory(
+                first(q, "name"), longParam(q, "maxBytes"), longParam(q, "maxSeconds"),
+                q.containsKey("mask") ? Boolean.valueOf("true".equalsIgnoreCase(first(q, "mask"))) : null);
+        respond(ctx, req, HttpResponseStatus.OK, "application/json",
+            "{\"started\":" + ProxyCapture.quote(a.file.toString()) + ",\"valuesMasked\":" + a.masked + "}\n");
+      } catch (IllegalStateException e) {
+        respond(ctx, req, HttpResponseStatus.CONFLICT, "application/json",
+            "{\"error\":" + ProxyCapture.quote(e.getMessage()) + "}\n");
+      } catch (IllegalArgumentException e) {
+        respond(ctx, req, HttpResponseStatus.BAD_REQUEST, "application/json",
+            "{\"error\":" + ProxyCapture.quote(e.getMessage()) + "}\n");
+      } catch (java.io.IOException e) {
+        // e.g. the file exists: never overwritten, never through a link.
+        respond(ctx, req, HttpResponseStatus.CONFLICT, "application/json",
+            "{\"error\":" + ProxyCapture.quote("could not create the capture file: " + e.getMessage()) + "}\n");
+      }
+    }
+
+    private static String first(Map<String, List<String>> q, String name) {
+      List<String> v = q.get(name);
+      return v == null || v.isEmpty() ? null : v.get(0);
+    }
+
+    private static Long longParam(Map<String, List<String>> q, String name) {
+      String v = first(q, name);
+      if (v == null) {
+        return null;
+      }
+      try {
+        return Long.valueOf(v);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(name + " must be a whole number, was '" + v + "'");
       }
     }
 

@@ -57,6 +57,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             context.config.upstreamTls());
     ProxyLimits limits = context.config.limits();
     tracker.statementLimits(limits.statementBytesPerConnection(), limits.statementBytesTotal());
+    if (context.capture.enabled()) {
+      tracker.capture(new SessionCapture(context.capture));
+    }
     Bootstrap b =
         new Bootstrap()
             .group(inbound.eventLoop())

@@ -25,6 +25,7 @@ public final class ProxyConfig {
   private final Transport.Kind transport;
   private final UpstreamTls upstreamTls;
   private ProxyLimits limits = ProxyLimits.DEFAULTS; // set by withLimits, carried by every copy
+  private CaptureSettings capture = CaptureSettings.OFF; // set by withCapture, carried likewise
 
   private ProxyConfig(
       String listenHost,
@@ -182,6 +183,17 @@ public final class ProxyConfig {
     return copy;
   }
 
+  /** Capture of traffic to a file: at start-up, or by the admin endpoint (docs/replay.md). */
+  ProxyConfig withCapture(CaptureSettings capture) {
+    ProxyConfig copy = withWorkerThreads(workerThreads);
+    copy.capture = Objects.requireNonNull(capture, "capture");
+    return copy;
+  }
+
+  CaptureSettings capture() {
+    return capture;
+  }
+
   public ProxyLimits limits() {
     return limits;
   }
@@ -189,6 +201,7 @@ public final class ProxyConfig {
   /** {@code copy} with this configuration's limits (the constructor leaves them at default). */
   private ProxyConfig carry(ProxyConfig copy) {
     copy.limits = limits;
+    copy.capture = capture;
     return copy;
   }
 

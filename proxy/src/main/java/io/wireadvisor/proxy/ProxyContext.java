@@ -11,6 +11,8 @@ final class ProxyContext {
   final ProfileRecorder recorder;
   final Transport transport;
   final ProxyStats stats = new ProxyStats();
+  /** Traffic capture to a file (off unless configured). */
+  final ProxyCapture capture;
   private volatile String instance;
   private final long startMillis = System.currentTimeMillis();
   private final AtomicBoolean sourceKnown = new AtomicBoolean();
@@ -20,6 +22,7 @@ final class ProxyContext {
     this.transport = transport;
     this.recorder = recorder;
     this.instance = config.listenHost() + ":" + config.listenPort();
+    this.capture = new ProxyCapture(config.capture(), config.limits());
   }
 
   /** Names the proxy instance by its bound address (known only after binding port 0). */
@@ -34,6 +37,7 @@ final class ProxyContext {
 
   /** The upstream's version from a greeting: names the profile's source (once). */
   void serverVersion(String version) {
+    capture.server(version);
     if (sourceKnown.compareAndSet(false, true)) {
       recorder.source(
           new Source(

@@ -142,6 +142,46 @@ public final class ProxyMain implements Callable<Integer> {
   String transport;
 
   @Option(
+      names = "--capture",
+      paramLabel = "FILE",
+      description =
+          "Capture the traffic from start-up into FILE (created new, 0600; it holds statements and"
+              + " data values) until --capture-max-bytes or --capture-max-seconds; for"
+              + " `wire-advisor replay` (docs/replay.md). Off by default.")
+  java.nio.file.Path captureFile;
+
+  @Option(
+      names = "--capture-dir",
+      paramLabel = "DIR",
+      description =
+          "Let the admin endpoint start a capture (POST /capture/start?name=FILE, with"
+              + " --admin-token) into this directory. Connections then keep their prepared"
+              + " statements' texts (within --max-statement-bytes) so that executions of statements"
+              + " prepared before the capture can be replayed. Off by default.")
+  java.nio.file.Path captureDir;
+
+  @Option(
+      names = "--capture-max-bytes",
+      paramLabel = "BYTES",
+      defaultValue = "" + CaptureSettings.DEFAULT_MAX_BYTES,
+      description = "A capture's size limit, the file's bytes (default: ${DEFAULT-VALUE}).")
+  long captureMaxBytes;
+
+  @Option(
+      names = "--capture-max-seconds",
+      paramLabel = "SECONDS",
+      defaultValue = "" + CaptureSettings.DEFAULT_MAX_SECONDS,
+      description = "A capture's time limit (default: ${DEFAULT-VALUE}).")
+  long captureMaxSeconds;
+
+  @Option(
+      names = "--capture-mask-values",
+      description =
+          "Write captured values as their type and length only (replay then generates values of"
+              + " the same type and length).")
+  boolean captureMaskValues;
+
+  @Option(
       names = "--max-shapes",
       paramLabel = "N",
       defaultValue = "" + TrafficProfile.DEFAULT_MAX_SHAPES,
@@ -384,6 +424,16 @@ public final class ProxyMain implements Callable<Integer> {
       cfg = cfg.withAdmin(a.host(), a.port());
     }
     cfg = cfg.withLimits(toLimits());
+    if (captureDir != null && !java.nio.file.Files.isDirectory(captureDir)) {
+      throw new IllegalArgumentException("--capture-dir " + captureDir + " is not a directory");
+    }
+    if (captureDir != null && cfg.limits().adminToken() == null) {
+      throw new IllegalArgumentException(
+          "--capture-dir needs an admin token (--admin-token-file or WIRE_ADVISOR_ADMIN_TOKEN):"
+              + " starting a capture writes the application's data to disk");
+    }
+    cfg = cfg.withCapture(new CaptureSettings(captureFile, captureDir, captureMaxBytes,
+        captureMaxSeconds, captureMaskValues));
     return cfg;
   }
 

@@ -1,5 +1,6 @@
 package io.wireadvisor.proxy;
 
+import io.wireadvisor.capture.CaptureEvent;
 import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
 import io.wireadvisor.profile.ProfileRecorder;
@@ -75,6 +76,12 @@ final class SessionTracker {
     boolean responseStarted;
     /** Statement id -1: the statement prepared last, known only once earlier replies arrived. */
     boolean lastPrepared;
+    /** The command's capture event, while a capture runs. */
+    CaptureEvent.Builder event;
+    /** A COM_STMT_PREPARE's text (kept for a capture until PREPARE_OK names its id). */
+    String sql;
+    /** The error code of the ERR that ended the reply, or -1. */
+    int errorCode = -1;
 
     void clear() {
       type = null;
@@ -82,10 +89,15 @@ final class SessionTracker {
       via = null;
       responseStarted = false;
       lastPrepared = false;
+      event = null;
+      sql = null;
+      errorCode = -1;
     }
   }
 
   private final ProfileRecorder recorder;
+  /** This connection's part in captures (null: capture is off on this proxy). */
+  private SessionCapture capture;
   /** The recording rules both collectors share: this tracker only finds the bytes. */
   private final WireSession session;
   private final Consumer<String> serverVersionListener;
@@ -338,6 +350,9 @@ final class SessionTracker {
       pop();
     }
     session.end();
+    if (capture != null) {
+      capture.close();
+    }
     session.release();
   }
 
@@ -542,6 +557,17 @@ final class SessionTracker {
   private void command(int length, int seq, byte[] head, int headLength)
       throws ProtocolException {
     CommandType type = CommandType.fromCode(head[0]);
+    if (capture != null) {
+      switch (type) {
+        case QUIT:
+        case STMT_CLOSE:
+        case STMT_SEND_LONG_DATA:
+          capture.begin(type, head, headLength, length, null, System.nanoTime(), queryAttributes);
+          break;
+        default:
+          break;
+      }
+    }
     if (length == Packets.MAX_CHUNK) {
       clientExpectedSeq = (seq + 1) & 0xff; // a continuation chunk follows
     }
@@ -604,13 +630,15 @@ final class SessionTracker {
         {
           int offset = QueryAttributes.sqlOffset(head, headLength, queryAttributes);
           if (offset > 0) {
-            p.shape = recorder.shape(QueryPacket.sql(head, offset, headLength));
+            p.sql = QueryPacket.sql(head, offset, headLength);
+            p.shape = recorder.shape(p.sql);
             p.via = Via.TEXT_EXECUTES;
           }
           break;
         }
       case STMT_PREPARE:
-        p.shape = recorder.shape(QueryPacket.sql(head, 1, headLength));
+        p.sql = QueryPacket.sql(head, 1, headLength);
+        p.shape = recorder.shape(p.sql);
         p.via = Via.PREPARES;
         break;
       case STMT_EXECUTE:
@@ -627,6 +655,15 @@ final class SessionTracker {
         break;
       default:
         break;
+    }
+    if (capture != null) {
+      if (length > headLength) {
+        p.sql = null; // not whole: a capture holds no cut statement
+      }
+      p.event = capture.begin(type, head, headLength, length, p.sql, p.startNanos, queryAttributes);
+    }
+    if (p.type != CommandType.STMT_PREPARE) {
+      p.sql = null; // only a prepare's text waits for its reply
     }
     if (ringSize == 1) {
       startResponse(p);
@@ -808,6 +845,9 @@ final class SessionTracker {
     Pending p = ring[ringHead];
     p.responseStarted = true;
     int first = headLength > 0 ? head[0] & 0xff : -1;
+    if (first == Packets.ERR && p.errorCode < 0) {
+      p.errorCode = Replies.errCode(head, headLength);
+    }
     boolean terminator = first == Packets.EOF && length < Packets.MAX_CHUNK;
     switch (expect) {
       case ANY_ONE_PACKET:
@@ -821,7 +861,7 @@ final class SessionTracker {
         if (first == Packets.OK || first == Packets.ERR) {
           clientInAuth = false;
           if (first == Packets.OK) {
-            session.forgetStatements(); // a new session: the server dropped every prepared statement
+            forgetStatements(); // a new session: the server dropped every prepared statement
           }
           complete(first == Packets.ERR);
         }
@@ -879,7 +919,7 @@ final class SessionTracker {
           preparedColumns = Replies.preparedColumns(head);
           int params = Replies.preparedParams(head);
           preparedMetadata = Replies.preparedMetadataFollows(head, headLength, optionalMetadata);
-          prepared(id, p);
+          prepared(id, params, p);
           if (preparedMetadata && params > 0) {
             remainingDefs = params;
             expect = Expect.PREPARE_PARAMS;
@@ -941,10 +981,25 @@ final class SessionTracker {
     }
   }
 
-  private void prepared(int id, Pending p) {
+  private void prepared(int id, int params, Pending p) {
     if (p.shape != null) {
       session.prepared(id, p.shape);
     }
+    if (capture != null) {
+      capture.prepared(p.event, p.sql, id, params);
+    }
+  }
+
+  private void forgetStatements() {
+    session.forgetStatements();
+    if (capture != null) {
+      capture.forgetStatements();
+    }
+  }
+
+  /** Takes part in {@code c}'s captures from now on (set before the first command). */
+  void capture(SessionCapture c) {
+    this.capture = c;
   }
 
   private void endOfResult(int status) {
@@ -983,7 +1038,10 @@ final class SessionTracker {
       stats.preparesFailed.increment();
     }
     if (p.type == CommandType.RESET_CONNECTION && !error) {
-      session.forgetStatements();
+      forgetStatements();
+    }
+    if (capture != null) {
+      capture.complete(p.event, error ? p.errorCode : -1, latency);
     }
     pop();
     if (ringSize > 0) {

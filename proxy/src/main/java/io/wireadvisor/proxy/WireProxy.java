@@ -79,11 +79,15 @@ public final class WireProxy implements AutoCloseable {
       bound = b.bind(config.listenHost(), config.listenPort()).sync().channel();
       InetSocketAddress address = (InetSocketAddress) bound.localAddress();
       context.instance(config.listenHost() + ":" + address.getPort());
+      if (config.capture().startFile() != null) {
+        context.capture.startAtLaunch();
+      }
       if (config.adminHost() != null) {
         startedAdmin =
             AdminServer.start(config.adminHost(), config.adminPort(), this, config.limits());
       }
     } catch (IOException | InterruptedException | RuntimeException e) {
+      context.capture.close();
       if (bound != null) {
         bound.close();
       }
@@ -181,6 +185,12 @@ public final class WireProxy implements AutoCloseable {
     server.close().syncUninterruptibly();
     channels.close().awaitUninterruptibly();
     shutdown(boss, workers);
+    context.capture.close();
+  }
+
+  /** The traffic capture (started by --capture or the admin endpoint). */
+  ProxyCapture capture() {
+    return context.capture;
   }
 
   private static void shutdown(EventLoopGroup boss, EventLoopGroup workers) {
