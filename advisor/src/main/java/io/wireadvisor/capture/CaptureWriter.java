@@ -90,14 +90,14 @@ public final class CaptureWriter implements Closeable {
       return false;
     }
     if (event.micros() > maxMicros) {
-      end("time limit");
+      end("time limit", 1);
       dropped++;
       return false;
     }
     byte[] line = eventLine(guard(event));
     // Room for the last line is kept so that the file always says how it ended.
     if (bytes + line.length + 200 > maxBytes) {
-      end("size limit");
+      end("size limit", 1);
       dropped++;
       return false;
     }
@@ -131,20 +131,21 @@ public final class CaptureWriter implements Closeable {
       return;
     }
     if (endReason == null) {
-      end("stopped");
+      end("stopped", 0);
     }
     closed = true;
     out.close();
   }
 
-  private void end(String reason) throws IOException {
+  /** Writes the last line; {@code dropping}: the event that reached a limit, dropped with it. */
+  private void end(String reason, int dropping) throws IOException {
     endReason = reason;
     ByteArrayOutputStream buf = new ByteArrayOutputStream(128);
     try (JsonGenerator g = JSON.createGenerator(buf, JsonEncoding.UTF8)) {
       g.writeStartObject();
       g.writeStringField("e", CaptureFormat.END);
       g.writeNumberField("events", events);
-      g.writeNumberField("dropped", dropped + 1);
+      g.writeNumberField("dropped", dropped + dropping);
       g.writeStringField("reason", reason);
       g.writeEndObject();
     }

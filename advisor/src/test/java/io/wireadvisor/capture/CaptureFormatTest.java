@@ -128,6 +128,14 @@ class CaptureFormatTest {
     assertThat(c.events()).hasSize((int) written);
     assertThat(c.dropped()).isEqualTo(1);
 
+    // Stopped, not limited: nothing was dropped (found by BankReplayProofIT: it said 1).
+    Path stopped = dir.resolve("stopped.jsonl");
+    try (CaptureWriter w = CaptureWriter.create(stopped, header(false), 1 << 20, 60)) {
+      assertThat(w.write(CaptureEvent.builder(1, 5, Kind.QUIT).build())).isTrue();
+    }
+    assertThat(CaptureFormat.read(stopped).endReason()).isEqualTo("stopped");
+    assertThat(CaptureFormat.read(stopped).dropped()).isZero();
+
     Path timed = dir.resolve("timed.jsonl");
     try (CaptureWriter w = CaptureWriter.create(timed, header(false), 1 << 20, 1)) {
       assertThat(w.write(CaptureEvent.builder(1, 999_999, Kind.QUIT).build())).isTrue();

@@ -12,18 +12,23 @@ import java.nio.file.Path;
  * @param maxSeconds a capture's time limit
  * @param maskValues write values as type and length only
  */
-record CaptureSettings(Path startFile, Path dir, long maxBytes, long maxSeconds, boolean maskValues) {
-  static final long DEFAULT_MAX_BYTES = 64L << 20;
-  static final long DEFAULT_MAX_SECONDS = 300;
+public record CaptureSettings(Path startFile, Path dir, long maxBytes, long maxSeconds, boolean maskValues) {
+  public static final long DEFAULT_MAX_BYTES = 64L << 20;
+  public static final long DEFAULT_MAX_SECONDS = 300;
   static final CaptureSettings OFF = new CaptureSettings(null, null, DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, false);
 
-  CaptureSettings {
+  public CaptureSettings {
     if (maxBytes < 4096) {
       throw new IllegalArgumentException("--capture-max-bytes must be at least 4096, was " + maxBytes);
     }
     if (maxSeconds <= 0) {
       throw new IllegalArgumentException("--capture-max-seconds must be positive, was " + maxSeconds);
     }
+  }
+
+  /** Capture from start-up into {@code file} (created new, 0600), within the default limits. */
+  public static CaptureSettings toFile(Path file) {
+    return new CaptureSettings(file, null, DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, false);
   }
 
   /** Whether connections keep their prepared statements' texts for a capture (now or later). */

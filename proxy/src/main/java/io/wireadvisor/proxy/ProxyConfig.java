@@ -184,13 +184,13 @@ public final class ProxyConfig {
   }
 
   /** Capture of traffic to a file: at start-up, or by the admin endpoint (docs/replay.md). */
-  ProxyConfig withCapture(CaptureSettings capture) {
+  public ProxyConfig withCapture(CaptureSettings capture) {
     ProxyConfig copy = withWorkerThreads(workerThreads);
     copy.capture = Objects.requireNonNull(capture, "capture");
     return copy;
   }
 
-  CaptureSettings capture() {
+  public CaptureSettings capture() {
     return capture;
   }
 

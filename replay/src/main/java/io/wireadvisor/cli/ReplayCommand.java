@@ -66,6 +66,16 @@ public final class ReplayCommand implements Callable<Integer> {
       description = "At most this many sessions at once (default: ${DEFAULT-VALUE}).")
   int maxSessions;
 
+  @Option(names = "--server-changes", paramLabel = "apply|off", defaultValue = "apply",
+      description = "apply: the advised configuration's server-side changes (TiDB globals, ALTER"
+          + " TABLE ... CACHE on the replayed database) are made for its runs and undone after each"
+          + " (also on Ctrl-C); off: JDBC and pool changes only (default: ${DEFAULT-VALUE}).")
+  String serverChanges;
+
+  @Option(names = "--status-url", paramLabel = "URL",
+      description = "TiDB's status port (e.g. http://tidb:10080), for the server view the advice reads.")
+  String statusUrl;
+
   @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report here.")
   Path output;
 
@@ -90,9 +100,19 @@ public final class ReplayCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), Redaction.text(e.getMessage(), java.util.List.of()));
     }
+    if (!serverChanges.equals("apply") && !serverChanges.equals("off")) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--server-changes must be apply or off, was '" + serverChanges + "'");
+    }
     Capture c = CaptureFormat.read(capture);
+    java.io.PrintWriter err = spec.commandLine().getErr();
     ReplayComparison cmp = ReplayComparison.run(c, configs, target,
-        new Replayer.Options(pacing.equals("captured"), commitTo, maxSessions), rounds);
+        new Replayer.Options(pacing.equals("captured"), commitTo, maxSessions), rounds,
+        new ReplayComparison.ServerSide(serverChanges.equals("apply"), statusUrl),
+        line -> {
+          err.println("replay: " + line);
+          err.flush();
+        });
     WireAdvisorCli.write(cmp.text(), output, spec.commandLine().getOut());
     return cmp.series().stream().anyMatch(s -> s.newErrors() > 0) ? WireAdvisorCli.RECOMMENDATIONS : WireAdvisorCli.NOTHING_TO_DO;
   }

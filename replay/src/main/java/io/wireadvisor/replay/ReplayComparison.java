@@ -95,6 +95,33 @@ public final class ReplayComparison {
    */
   public static ReplayComparison run(Capture capture, List<String> configs, ReplayTarget target,
       Replayer.Options options, int rounds) throws Exception {
+    return run(capture, configs, target, options, rounds, ServerSide.APPLY, line -> {});
+  }
+
+  /**
+   * What replay does on the server: whether the advice is judged with the server's view (version,
+   * globals, table statistics; the TiDB rules need it) and whether the advised configuration's
+   * server-side changes (TiDB globals, table cache) are applied for its runs and undone after each.
+   *
+   * @param statusUrl TiDB's status port for the server view, or null
+   */
+  public record ServerSide(boolean apply, String statusUrl) {
+    /** Judge with the server's view and apply the server-side changes (the default). */
+    public static final ServerSide APPLY = new ServerSide(true, null);
+    /** JDBC and pool changes only; the advice still sees the server. */
+    public static final ServerSide JDBC_ONLY = new ServerSide(false, null);
+  }
+
+  /**
+   * Runs the comparison.
+   *
+   * @param configs {@code current}, {@code advised}, {@code stepwise}, or configuration files
+   * @param rounds rounds per configuration, interleaved
+   * @param log progress and server changes, one line each
+   */
+  public static ReplayComparison run(Capture capture, List<String> configs, ReplayTarget target,
+      Replayer.Options options, int rounds, ServerSide server, java.util.function.Consumer<String> log)
+      throws Exception {
     if (rounds < 1) {
       throw new IllegalArgumentException("--rounds must be at least 1, was " + rounds);
     }
@@ -112,13 +139,21 @@ public final class ReplayComparison {
     if (configs.contains("advised") || configs.contains("stepwise")) {
       // The advice is judged on the current configuration's replayed traffic.
       RunResult basis = Replayer.run(capture, current, target, options);
-      advice = Advisor.analyze(basis.wire(), null);
+      advice = Advisor.analyze(basis.wire(), view(target, options, server, log));
       Change change = advice.combinedChange();
-      ReplayConfig advised = current.with("advised", "current + the advisor's JDBC and pool changes", change.jdbcProperties(), change.poolSettings());
+      ReplayConfig advised =
+          current.with("advised",
+              server.apply()
+                  ? "current + the advisor's JDBC, pool and server changes"
+                  : "current + the advisor's JDBC and pool changes",
+              change.jdbcProperties(), change.poolSettings());
+      if (server.apply()) {
+        advised = advised.withServerSql(change.sql());
+      }
       Map<String, ReplayConfig> ordered = new LinkedHashMap<>();
       for (String spec : configs) {
         if (spec.equals("stepwise")) {
-          ordered.putAll(stepwise(current, advice));
+          ordered.putAll(stepwise(current, advice, server.apply()));
         } else {
           ordered.put(spec, spec.equals("advised") ? advised : resolved.get(spec));
         }
@@ -134,7 +169,7 @@ public final class ReplayComparison {
         if (list.size() > round) {
           continue; // the basis run counts as current's first round
         }
-        list.add(Replayer.run(capture, e.getValue(), target, options));
+        list.add(runWithServerChanges(capture, e.getValue(), target, options, log));
       }
     }
     List<Series> series = new ArrayList<>();
@@ -149,20 +184,49 @@ public final class ReplayComparison {
    * configuration differs from the one before by one recommendation, so the difference between
    * neighbours is that recommendation's effect on this traffic.
    */
-  static Map<String, ReplayConfig> stepwise(ReplayConfig current, Analysis advice) {
+  static Map<String, ReplayConfig> stepwise(ReplayConfig current, Analysis advice, boolean serverChanges) {
     Map<String, ReplayConfig> steps = new LinkedHashMap<>();
     ReplayConfig at = current;
     int n = 0;
     for (Recommendation r : advice.recommendations()) {
       Change c = r.change();
-      if (c.jdbcProperties().isEmpty() && c.poolSettings().isEmpty()) {
-        continue; // server-side only: replay does not apply it
+      boolean server = serverChanges && !c.sql().isEmpty();
+      if (c.jdbcProperties().isEmpty() && c.poolSettings().isEmpty() && !server) {
+        continue; // server-side only, and server changes are off
       }
       n++;
       at = at.with("+" + r.id(), "the step before + " + r.id(), c.jdbcProperties(), c.poolSettings());
+      if (server) {
+        at = at.withServerSql(c.sql());
+      }
       steps.put("step " + n, at);
     }
     return steps;
+  }
+
+  /** One run with its configuration's server changes applied, and undone afterwards. */
+  private static RunResult runWithServerChanges(Capture capture, ReplayConfig config, ReplayTarget target,
+      Replayer.Options options, java.util.function.Consumer<String> log) throws Exception {
+    String database = options.commitTo() != null ? options.commitTo() : target.database();
+    try (ServerChanges changes = ServerChanges.apply(config.serverSql(), target, database, log)) {
+      changes.applied().forEach(a -> log.accept(config.name() + ": " + a));
+      changes.notApplied().forEach(a -> log.accept(config.name() + ": not applied (not a global or table cache of "
+          + database + "): " + a));
+      return Replayer.run(capture, config, target, options);
+    }
+  }
+
+  /** The server's view for the advice (read-only), or null when it cannot be read (said in the log). */
+  private static io.wireadvisor.server.ServerView view(ReplayTarget target, Replayer.Options options,
+      ServerSide server, java.util.function.Consumer<String> log) {
+    String database = options.commitTo() != null ? options.commitTo() : target.database();
+    String url = "jdbc:mysql://" + target.host() + ":" + target.port() + "/" + (database == null ? "" : database);
+    try {
+      return io.wireadvisor.server.ServerInspector.inspect(url, target.user(), target.password(), server.statusUrl());
+    } catch (Exception e) {
+      log.accept("the server could not be inspected (" + e.getMessage() + "): the advice judges the traffic alone");
+      return null;
+    }
   }
 
   /** The report in text. */
@@ -205,14 +269,25 @@ public final class ReplayComparison {
       if (!s.config().poolSettings().isEmpty()) {
         b.append(" pool ").append(s.config().poolSettings());
       }
+      if (!s.config().serverSql().isEmpty()) {
+        long cached = s.config().serverSql().stream().filter(q -> io.wireadvisor.advisor.ServerChangeSql.cachedTable(q) != null).count();
+        b.append(" server: ").append(s.config().serverSql().size() - cached).append(" globals");
+        if (cached > 0) {
+          b.append(", ").append(cached).append(" tables cached");
+        }
+      }
       b.append('\n');
     }
     if (advice != null) {
-      b.append("\nadvice applied (JDBC and pool; server-side changes are not applied by replay):\n");
+      boolean serverApplied = series.stream().anyMatch(x -> !x.config().serverSql().isEmpty());
+      b.append(serverApplied
+          ? "\nadvice applied (JDBC, pool, and on the server for the advised runs only, undone after each):\n"
+          : "\nadvice applied (JDBC and pool):\n");
       for (Recommendation r : advice.recommendations()) {
         b.append("  - ").append(r.id()).append(": ").append(r.title());
         if (!r.change().sql().isEmpty()) {
-          b.append(" [server-side, not applied: ").append(String.join(" ", r.change().sql())).append(']');
+          b.append(serverApplied ? " [server: " : " [server-side, not applied: ")
+              .append(String.join(" ", r.change().sql())).append(']');
         }
         b.append('\n');
       }

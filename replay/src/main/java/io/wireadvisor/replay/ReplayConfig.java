@@ -11,20 +11,38 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * One configuration to replay under: Connector/J properties and HikariCP settings. Server-side
- * changes (TiDB globals, table cache) are not part of it: replay states them, it does not apply
- * them.
+ * One configuration to replay under: Connector/J properties, HikariCP settings, and the
+ * server-side statements (TiDB globals, table cache) applied for its runs and undone after each.
  */
 public record ReplayConfig(
-    String name, String origin, Map<String, String> jdbcProperties, Map<String, String> poolSettings) {
+    String name,
+    String origin,
+    Map<String, String> jdbcProperties,
+    Map<String, String> poolSettings,
+    List<String> serverSql) {
   public ReplayConfig {
     jdbcProperties = Collections.unmodifiableMap(new LinkedHashMap<>(jdbcProperties));
     poolSettings = Collections.unmodifiableMap(new LinkedHashMap<>(poolSettings));
+    serverSql = List.copyOf(serverSql);
+  }
+
+  /** A configuration without server-side changes. */
+  public ReplayConfig(
+      String name, String origin, Map<String, String> jdbcProperties, Map<String, String> poolSettings) {
+    this(name, origin, jdbcProperties, poolSettings, List.of());
+  }
+
+  /** This configuration with {@code sql} run on the server for its runs (and undone after each). */
+  public ReplayConfig withServerSql(List<String> sql) {
+    List<String> all = new java.util.ArrayList<>(serverSql);
+    all.addAll(sql);
+    return new ReplayConfig(name, origin, jdbcProperties, poolSettings, all);
   }
 
   /**
@@ -91,6 +109,6 @@ public record ReplayConfig(
     j.putAll(props);
     Map<String, String> ps = new LinkedHashMap<>(poolSettings);
     ps.putAll(pool);
-    return new ReplayConfig(newName, newOrigin, j, ps);
+    return new ReplayConfig(newName, newOrigin, j, ps, serverSql);
   }
 }

@@ -2,13 +2,12 @@ package io.wireadvisor.samples.bank;
 
 import io.wireadvisor.advisor.Change;
 import io.wireadvisor.advisor.Recommendation;
+import io.wireadvisor.advisor.ServerChangeSql;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Turns the advisor's recommendations into what {@code prove} actually changes next: only the part
@@ -22,10 +21,6 @@ import java.util.regex.Pattern;
  * workload's schema. Anything else is listed as skipped, with the reason, never executed.
  */
 public final class ChangePlan {
-  private static final Pattern SET_GLOBAL =
-      Pattern.compile("(?is)\\s*SET\\s+(?:GLOBAL\\s+|@@GLOBAL\\.)`?([A-Za-z_][A-Za-z0-9_]*)`?\\s*(?:=|:=)\\s*(.+?)\\s*;?\\s*");
-  private static final Pattern CACHE_TABLE =
-      Pattern.compile("(?is)\\s*ALTER\\s+TABLE\\s+(?:`?([A-Za-z0-9_$]+)`?\\s*\\.\\s*)?`?([A-Za-z0-9_$]+)`?\\s+CACHE\\s*;?\\s*");
 
   /** Changes to make in one step (or for one recommendation). A null pool value removes the setting. */
   public record Step(
@@ -118,18 +113,18 @@ public final class ChangePlan {
     Map<String, String> globals = new LinkedHashMap<>();
     List<String> tables = new ArrayList<>();
     for (String sql : change.sql()) {
-      Matcher g = SET_GLOBAL.matcher(sql);
-      Matcher t = CACHE_TABLE.matcher(sql);
-      if (g.matches()) {
-        String name = g.group(1);
-        String value = unquote(g.group(2));
+      ServerChangeSql.Global g = ServerChangeSql.global(sql);
+      ServerChangeSql.CachedTable t = ServerChangeSql.cachedTable(sql);
+      if (g != null) {
+        String name = g.name();
+        String value = g.value();
         String inEffect = current.global(name) != null ? current.global(name) : ProveConfig.get(serverGlobals, name);
         if (!ProveConfig.sameValue(inEffect, value)) {
           globals.put(name, value);
         }
-      } else if (t.matches()) {
-        String schema = t.group(1);
-        String table = t.group(2);
+      } else if (t != null) {
+        String schema = t.schema();
+        String table = t.table();
         if (schema != null && !schema.equalsIgnoreCase(database)) {
           skipped.add(sql + " (not the workload's schema " + database + ")");
         } else if (!current.isCached(table) && !tables.contains(table)) {
@@ -159,13 +154,5 @@ public final class ChangePlan {
       });
     }
     return new Step(jdbc, pool, globals, tables);
-  }
-
-  private static String unquote(String v) {
-    String s = v.trim();
-    if (s.length() >= 2 && (s.charAt(0) == '\'' || s.charAt(0) == '"') && s.charAt(s.length() - 1) == s.charAt(0)) {
-      return s.substring(1, s.length() - 1);
-    }
-    return s;
   }
 }

@@ -1,0 +1,136 @@
+package io.wireadvisor.replay;
+
+import io.wireadvisor.advisor.ServerChangeSql;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * A configuration's server-side changes for the length of one replay run: TiDB globals ({@code
+ * SET GLOBAL}, the previous value read first) and {@code ALTER TABLE … CACHE} on tables of the
+ * replayed database, each undone by {@link #close()} in reverse order ({@code NOCACHE}, the
+ * previous value), also from a shutdown hook should the replay be interrupted. Anything else the
+ * advice says to run on the server is listed in {@link #notApplied()}, never run.
+ */
+final class ServerChanges implements AutoCloseable {
+  private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
+
+  private final ReplayTarget target;
+  private final Consumer<String> log;
+  private final Deque<String> undo = new ArrayDeque<>();
+  private final List<String> applied = new ArrayList<>();
+  private final List<String> notApplied = new ArrayList<>();
+  private final Thread hook = new Thread(this::restore, "replay-restore-server");
+
+  private ServerChanges(ReplayTarget target, Consumer<String> log) {
+    this.target = target;
+    this.log = log;
+  }
+
+  /** Applies {@code sql} on {@code target} (database {@code database}); nothing when empty. */
+  static ServerChanges apply(List<String> sql, ReplayTarget target, String database, Consumer<String> log)
+      throws SQLException {
+    ServerChanges c = new ServerChanges(target, log);
+    if (sql.isEmpty()) {
+      return c;
+    }
+    Runtime.getRuntime().addShutdownHook(c.hook);
+    try (Connection cn = c.connect(); Statement s = cn.createStatement()) {
+      for (String statement : sql) {
+        ServerChangeSql.Global g = ServerChangeSql.global(statement);
+        ServerChangeSql.CachedTable t = ServerChangeSql.cachedTable(statement);
+        if (g != null && NAME.matcher(g.name()).matches()) {
+          String previous;
+          try (ResultSet rs = s.executeQuery("SELECT @@GLOBAL." + g.name())) {
+            rs.next();
+            previous = rs.getString(1);
+          }
+          s.executeUpdate("SET GLOBAL " + g.name() + " = " + literal(g.value()));
+          c.undo.push("SET GLOBAL " + g.name() + " = " + literal(previous));
+          c.applied.add("SET GLOBAL " + g.name() + " = " + g.value() + " (was " + previous + ")");
+        } else if (t != null && NAME.matcher(t.table()).matches()
+            && (t.schema() == null || t.schema().equalsIgnoreCase(database))) {
+          String table = "`" + database + "`.`" + t.table() + "`";
+          // Pushed first: NOCACHE on a table that is not cached is a no-op.
+          c.undo.push("ALTER TABLE " + table + " NOCACHE");
+          s.executeUpdate("ALTER TABLE " + table + " CACHE");
+          c.applied.add("ALTER TABLE " + table + " CACHE");
+        } else {
+          c.notApplied.add(statement);
+        }
+      }
+    } catch (SQLException | RuntimeException e) {
+      c.close();
+      throw e;
+    }
+    return c;
+  }
+
+  private Connection connect() throws SQLException {
+    return DriverManager.getConnection(
+        "jdbc:mysql://" + target.host() + ":" + target.port() + "/?connectTimeout=10000&socketTimeout=120000",
+        target.user(), target.password());
+  }
+
+  /** What was applied (for the report). */
+  List<String> applied() {
+    return applied;
+  }
+
+  /** Statements of the advice that are not a global or a table cache of the replayed database. */
+  List<String> notApplied() {
+    return notApplied;
+  }
+
+  /** Values are numbers, ON/OFF or words: quoted unless plainly a number. */
+  static String literal(String v) {
+    if (v == null) {
+      return "DEFAULT";
+    }
+    if (v.matches("-?[0-9]+(\\.[0-9]+)?")) {
+      return v;
+    }
+    return "'" + v.replace("\\", "\\\\").replace("'", "''") + "'";
+  }
+
+  private synchronized void restore() {
+    if (undo.isEmpty()) {
+      return;
+    }
+    List<String> failed = new ArrayList<>();
+    try (Connection cn = connect(); Statement s = cn.createStatement()) {
+      while (!undo.isEmpty()) {
+        String sql = undo.pop();
+        try {
+          s.executeUpdate(sql);
+        } catch (SQLException e) {
+          failed.add(sql + ": " + e.getMessage());
+        }
+      }
+    } catch (SQLException e) {
+      failed.add("cannot connect to restore: " + e.getMessage());
+      undo.forEach(sql -> failed.add("not run: " + sql));
+      undo.clear();
+    }
+    failed.forEach(f -> log.accept("RESTORE FAILED: " + f));
+  }
+
+  /** Undoes every change (idempotent). */
+  @Override
+  public void close() {
+    restore();
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException | IllegalArgumentException e) {
+      // shutting down (the hook runs), or never added
+    }
+  }
+}

@@ -1,0 +1,215 @@
+package io.wireadvisor.samples.bank;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.wireadvisor.capture.CaptureFormat;
+import io.wireadvisor.proxy.CaptureSettings;
+import io.wireadvisor.proxy.ProxyConfig;
+import io.wireadvisor.proxy.WireProxy;
+import io.wireadvisor.replay.ReplayComparison;
+import io.wireadvisor.replay.ReplayTarget;
+import io.wireadvisor.replay.Replayer;
+import io.wireadvisor.testkit.DatabaseServer;
+import io.wireadvisor.testkit.RealDatabase;
+import io.wireadvisor.testkit.ServerCounters;
+import io.wireadvisor.testkit.ServerKind;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The proof on one's own traffic (issue 17), with the bank as the application: scenario 1 (the
+ * study's text-protocol baseline) runs through the proxy, which captures it; {@code replay} drives
+ * the capture under the current and the advised configuration (on TiDB with the advice's globals
+ * and table cache, undone afterwards); and {@code prove}, on the same data in the same run, measures
+ * what the advice gains when applied to the workload itself. Replay must find the same direction
+ * and at least half of prove's gain. On TiDB the advice includes the server-side changes; elsewhere
+ * they do not exist.
+ */
+@RealDatabase
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BankReplayProofIT {
+  private static final double SCALE = 0.02;
+  private static final int MAX_STEPS = 4;
+
+  private final BankSchema schema = BankSchema.load();
+  private final BusinessTransactions mix = new BusinessTransactions(StatementCatalog.build(schema));
+  private final List<String> log = new ArrayList<>();
+  private DatabaseServer server;
+  private String database;
+
+  @BeforeAll
+  void loadData(DatabaseServer server) throws Exception {
+    this.server = server;
+    database = server.createDatabase("replay_proof");
+    new DataLoader(server, schema).load(database, SCALE, 42, log::add);
+  }
+
+  /** Windows: on TiDB the table cache needs a 10 s window of traffic before it is judged. */
+  private Workload.Settings settings() {
+    return server.isTiDB()
+        ? new Workload.Settings(2, Duration.ofSeconds(1), Duration.ofSeconds(11), 42, SCALE, 1500)
+        : new Workload.Settings(2, Duration.ofSeconds(1), Duration.ofSeconds(4), 42, SCALE, 1500);
+  }
+
+  @Test
+  void replayingACaptureOfScenario1FindsTheDirectionAndAtLeastHalfOfProvesGain(@TempDir Path dir) throws Exception {
+    Scenarios.Scenario s1 = Scenarios.load().byId(1);
+    ProveConfig baseline = ProveConfig.of(s1, server.isTiDB());
+
+    // 1. Capture scenario 1 through the proxy, with the baseline's server state (TiDB globals).
+    Path captureFile = dir.resolve("scenario1.jsonl");
+    try (ServerStateGuard guard = new ServerStateGuard(server, database, log::add)) {
+      guard.setGlobals(baseline.globals());
+      ProxyConfig config =
+          ProxyConfig.of("127.0.0.1", 0, server.host(), server.port())
+              .withCapture(new CaptureSettings(captureFile, null, 512L << 20, 600, false));
+      try (WireProxy proxy = WireProxy.start(config)) {
+        Workload workload = new Workload(new ThroughProxy(server, proxy.port()), mix);
+        try (var ds = workload.pool(database, s1.jdbcProperties(), settings().threads(), "captured-app")) {
+          Workload.Result r = workload.run(ds, settings(), NO_WINDOW, "capture", log::add);
+          assertThat(r.errors()).as("%s", r.errorSamples()).isZero();
+          log.add(String.format("captured: %,d business statements in %.1f s", r.statements(), r.seconds()));
+        }
+      }
+    }
+    CaptureFormat.Capture capture = CaptureFormat.read(captureFile);
+    assertThat(capture.complete()).isTrue();
+    assertThat(capture.dropped()).isZero();
+
+    // 2. Replay it: current (inferred from the capture) against advised, interleaved, as fast as
+    //    the server answers; writes rolled back.
+    ReplayTarget target = new ReplayTarget(server.host(), server.port(), database, server.user(), server.password());
+    ReplayComparison replay =
+        ReplayComparison.run(capture, List.of("current", "advised"), target,
+            new Replayer.Options(false, null, 64), 3,
+            new ReplayComparison.ServerSide(true, server.statusUrl().orElse(null)), log::add);
+    System.out.println(replay.text());
+    ReplayComparison.Series current = replay.series("current");
+    ReplayComparison.Series advised = replay.series("advised");
+    assertThat(current.newErrors()).isZero();
+    assertThat(advised.newErrors()).as(replay.text()).isZero();
+    assertThat(advised.config().jdbcProperties()).containsEntry("useServerPrepStmts", "true");
+    if (server.isTiDB()) {
+      assertThat(advised.config().serverSql()).as("the advice's server side, applied for the advised runs")
+          .anyMatch(q -> q.contains("CACHE"));
+    }
+    assertThat(advised.medianCommandsPerStatement()).isLessThan(current.medianCommandsPerStatement());
+    double replayGain = advised.medianThroughput() / current.medianThroughput();
+
+    // 3. prove on the same data: from scenario 1 to the advisor's fixpoint, measured on the workload.
+    AgentProfiles agent = AgentProfiles.attach(null, log::add);
+    Prover.Result proved =
+        new ProveSession(server, database, mix, agent, settings(), MAX_STEPS, log::add).run(baseline);
+    log.forEach(System.out::println);
+    assertThat(proved.steps()).hasSizeGreaterThan(1);
+    double proveGain = proved.last().statementsPerSecond() / proved.baseline().statementsPerSecond();
+    System.out.printf("replay: advised/current x%.2f (spread %.0f%%/%.0f%%); prove: final/baseline x%.2f%n",
+        replayGain, current.throughputSpread() * 100, advised.throughputSpread() * 100, proveGain);
+
+    assertThat(proveGain).as("prove's direction from the text-protocol baseline").isGreaterThan(1.0);
+    assertThat(replayGain).as("replay finds the same direction").isGreaterThan(1.0);
+    assertThat(replayGain - 1).as("replay x%.2f finds at least half of prove's gain x%.2f", replayGain, proveGain)
+        .isGreaterThanOrEqualTo((proveGain - 1) / 2);
+    // The server is as it was: the advised runs' table cache was undone.
+    assertThat(cachedTables()).isZero();
+  }
+
+  private long cachedTables() throws SQLException {
+    if (!server.isTiDB()) {
+      return 0;
+    }
+    try (Connection c = server.connect(database, "");
+        var rs = c.createStatement().executeQuery(
+            "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE()"
+                + " AND LOWER(create_options) LIKE '%cached=on%'")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static final Workload.Window NO_WINDOW =
+      new Workload.Window() {
+        @Override
+        public void open() {}
+
+        @Override
+        public void close() {}
+      };
+
+  /** The test server, reached through the proxy: what the captured application connects to. */
+  private record ThroughProxy(DatabaseServer server, int port) implements DatabaseServer {
+    @Override
+    public ServerKind kind() {
+      return server.kind();
+    }
+
+    @Override
+    public String version() {
+      return server.version();
+    }
+
+    @Override
+    public String source() {
+      return server.source();
+    }
+
+    @Override
+    public String host() {
+      return "127.0.0.1";
+    }
+
+    @Override
+    public String user() {
+      return server.user();
+    }
+
+    @Override
+    public String password() {
+      return server.password();
+    }
+
+    @Override
+    public String jdbcUrl(String db, String properties) {
+      return "jdbc:mysql://127.0.0.1:" + port + "/" + (db == null ? "" : db)
+          + (properties == null || properties.isEmpty() ? "" : "?" + properties);
+    }
+
+    @Override
+    public Connection connect(String db, String properties) throws SQLException {
+      return DriverManager.getConnection(jdbcUrl(db, properties), user(), password());
+    }
+
+    @Override
+    public String createDatabase(String prefix) {
+      return server.createDatabase(prefix);
+    }
+
+    @Override
+    public Optional<String> statusUrl() {
+      return server.statusUrl();
+    }
+
+    @Override
+    public ServerCounters counters() {
+      return server.counters();
+    }
+
+    @Override
+    public Optional<String> tidbStore() {
+      return server.tidbStore();
+    }
+
+    @Override
+    public void close() {}
+  }
+}
