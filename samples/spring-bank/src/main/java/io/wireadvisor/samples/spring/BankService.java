@@ -68,13 +68,21 @@ public class BankService {
       throw BankException.rejected("fromAccountId, toAccountId and amount are required");
     }
     BigDecimal amount = request.amount();
-    if (amount.signum() <= 0 || amount.stripTrailingZeros().scale() > 2) {
-      throw BankException.rejected("amount must be positive with at most 2 decimals, was " + amount.toPlainString());
+    // DECIMAL(18,2): at most 16 digits before the point, 2 after.
+    if (amount.signum() <= 0 || amount.stripTrailingZeros().scale() > 2
+        || amount.precision() - amount.scale() > 16) {
+      throw BankException.rejected("amount must be positive, below 10^16, with at most 2 decimals, was "
+          + amount.toPlainString());
     }
     long fromId = request.fromAccountId();
     long toId = request.toAccountId();
     if (fromId == toId) {
       throw BankException.rejected("cannot transfer from account " + fromId + " to itself");
+    }
+    String reference = request.reference() == null || request.reference().isBlank()
+        ? "transfer " + fromId + " to " + toId : request.reference();
+    if (reference.length() > 64) {
+      throw BankException.rejected("reference is longer than 64 characters");
     }
     List<Account> locked = accounts.lockInIdOrder(List.of(fromId, toId));
     Account from = find(locked, fromId);
@@ -87,11 +95,6 @@ public class BankService {
       throw BankException.rejected("insufficient funds on account " + fromId);
     }
     LocalDateTime now = LocalDateTime.now().truncatedTo(ChronoUnit.SECONDS);
-    String reference = request.reference() == null || request.reference().isBlank()
-        ? "transfer " + fromId + " to " + toId : request.reference();
-    if (reference.length() > 64) {
-      throw BankException.rejected("reference is longer than 64 characters");
-    }
     from.post(amount.negate(), now);
     to.post(amount, now);
     Transfer transfer = transfers.save(Transfer.booked(from, to, amount, reference, now));

@@ -79,6 +79,7 @@ class SpringBankIT {
     TrafficProfile before = runUnderAgent(server, url, dir, "before", List.of());
     assertMoneyIsConserved(server, db, ROUNDS);
 
+    assertThat(before.sources()).as("the agent saw the application's connections").isNotEmpty();
     for (Source s : before.sources()) {
       assertThat(s.properties())
           .as("Spring Boot leaves Connector/J's defaults (source %s)", s)
@@ -93,6 +94,7 @@ class SpringBankIT {
     assertThat(before.count(CommandType.STMT_EXECUTE)).isZero();
     // Each @Transactional sets autocommit off and back on: two round trips per transaction
     // (ROUNDS transfers and 3 * ROUNDS read-only transactions).
+    assertThat(before.probes()).containsKey(ProbeKind.AUTOCOMMIT_SET);
     assertThat(before.probes().get(ProbeKind.AUTOCOMMIT_SET).count()).isGreaterThanOrEqualTo(2L * 4 * ROUNDS);
     assertThat(before.probes().get(ProbeKind.AUTOCOMMIT_SET).causes()).containsKey("setAutoCommit");
 
@@ -134,6 +136,7 @@ class SpringBankIT {
     TrafficProfile after = runUnderAgent(server, url, dir, "after", args);
     assertMoneyIsConserved(server, db, 2 * ROUNDS);
 
+    assertThat(after.sources()).isNotEmpty();
     for (Source s : after.sources()) {
       for (String key : advice.combinedChange().jdbcProperties().keySet()) {
         if (!key.equals("useConfigs")) { // a bundle: the agent records the properties it sets
