@@ -18,7 +18,8 @@ DURATION=${DURATION:-15}
 ROUNDS=${ROUNDS:-3}
 THREAD_COUNTS=${THREAD_COUNTS:-"1 16"}
 # Paths to measure; add proxy-nio (or proxy-epoll) for a second proxy on that transport
-# (the default proxy, "proxy", uses Linux's native epoll when it loads).
+# (the default proxy, "proxy", uses Linux's native epoll when it loads), proxy-capture for a
+# second proxy that captures every command to a file (--capture; the file's size is reported).
 TARGETS=${TARGETS:-"direct haproxy proxy"}
 TEST=${TEST:-oltp_point_select}
 WARMUP=${WARMUP:-20}  # seconds per thread count and path, before the measured rounds
@@ -93,6 +94,15 @@ wait_port "$PROXY_PORT"
 declare -A PORT=([direct]=$DB_PORT [haproxy]=$HA_PORT [proxy]=$PROXY_PORT)
 for target in $TARGETS; do
   case "$target" in
+    proxy-capture)  # the proxy capturing every command to a file (docs/replay.md)
+      PORT[$target]=$(free_port)
+      java ${PROXY_JAVA_OPTS:-} -jar "$JAR" --listen "127.0.0.1:${PORT[$target]}" \
+        --upstream "127.0.0.1:$DB_PORT" --admin off --capture "$WORK/capture.jsonl" \
+        --capture-max-bytes $((8 << 30)) --capture-max-seconds 86400 > "$WORK/$target.log" 2>&1 &
+      PIDS+=($!)
+      PID[$target]=$!
+      wait_port "${PORT[$target]}"
+      ;;
     proxy-*)  # a second proxy on another transport: proxy-nio, proxy-epoll
       PORT[$target]=$(free_port)
       java ${PROXY_JAVA_OPTS:-} -jar "$JAR" --listen "127.0.0.1:${PORT[$target]}" \
@@ -152,4 +162,7 @@ echo "CPU per query, µs (median round; the hop's process and the server's, user
 python3 "$HERE/parse_sysbench.py" --cpu "$CPU"
 echo
 echo "proxy: $(head -1 "$WORK/proxy.log")"
+if [ -f "$WORK/capture.jsonl" ]; then
+  echo "capture: $(wc -l < "$WORK/capture.jsonl") lines, $(du -h "$WORK/capture.jsonl" | cut -f1)"
+fi
 echo "machine: $(nproc) cores, $(uname -sr); sysbench $(sysbench --version | awk '{print $2}'), $(haproxy -v | head -1 | awk '{print $1, $3}'), MariaDB $(basename "$(dirname "$BASE")" | sed 's/mariadb-//'); $TEST, $TABLES x $TABLE_SIZE rows, ${DURATION}s x $ROUNDS rounds per cell"

@@ -47,7 +47,9 @@ public final class CaptureWriter implements Closeable {
   private boolean closed;
 
   private CaptureWriter(OutputStream out, long maxBytes, long maxMicros, boolean maskValues) {
-    this.out = out;
+    // One write(2) per 64 KiB, not per event: the writer's lock is held by the proxy's event loops.
+    // What is buffered when the process dies is lost; the file still reads (no last line).
+    this.out = new java.io.BufferedOutputStream(out, 64 * 1024);
     this.maxBytes = maxBytes;
     this.maxMicros = maxMicros;
     this.maskValues = maskValues;

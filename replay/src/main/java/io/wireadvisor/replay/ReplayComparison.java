@@ -138,7 +138,11 @@ public final class ReplayComparison {
     }
     if (configs.contains("advised") || configs.contains("stepwise")) {
       // The advice is judged on the current configuration's replayed traffic.
-      RunResult basis = Replayer.run(capture, current, target, options);
+      // The advice is judged on the traffic at its captured pace, as the application sent it: a
+      // fast replay compresses the window, and some rules need a window of a given length (the
+      // table cache: 10 s). Counted as current's first round when the rounds are paced too.
+      Replayer.Options pacedOptions = new Replayer.Options(true, options.commitTo(), options.maxSessions());
+      RunResult basis = Replayer.run(capture, current, target, pacedOptions);
       advice = Advisor.analyze(basis.wire(), view(target, options, server, log));
       Change change = advice.combinedChange();
       ReplayConfig advised =
@@ -159,7 +163,7 @@ public final class ReplayComparison {
         }
       }
       resolved = ordered;
-      if (resolved.containsKey("current")) {
+      if (resolved.containsKey("current") && options.paced()) {
         runs.computeIfAbsent("current", k -> new ArrayList<>()).add(basis);
       }
     }
@@ -286,8 +290,11 @@ public final class ReplayComparison {
       for (Recommendation r : advice.recommendations()) {
         b.append("  - ").append(r.id()).append(": ").append(r.title());
         if (!r.change().sql().isEmpty()) {
-          b.append(serverApplied ? " [server: " : " [server-side, not applied: ")
-              .append(String.join(" ", r.change().sql())).append(']');
+          List<String> sql = r.change().sql();
+          String shown = sql.size() <= 3
+              ? String.join(" ", sql)
+              : String.join(" ", sql.subList(0, 2)) + " ... (" + sql.size() + " statements)";
+          b.append(serverApplied ? " [server: " : " [server-side, not applied: ").append(shown).append(']');
         }
         b.append('\n');
       }

@@ -40,6 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 class BankReplayProofIT {
   private static final double SCALE = 0.02;
   private static final int MAX_STEPS = 4;
+  /** Replay rounds per configuration, interleaved: short runs on a noisy machine need the median of five. */
+  private static final int ROUNDS = 5;
 
   private final BankSchema schema = BankSchema.load();
   private final BusinessTransactions mix = new BusinessTransactions(StatementCatalog.build(schema));
@@ -58,7 +60,7 @@ class BankReplayProofIT {
   private Workload.Settings settings() {
     return server.isTiDB()
         ? new Workload.Settings(2, Duration.ofSeconds(1), Duration.ofSeconds(11), 42, SCALE, 1500)
-        : new Workload.Settings(2, Duration.ofSeconds(1), Duration.ofSeconds(4), 42, SCALE, 1500);
+        : new Workload.Settings(2, Duration.ofSeconds(1), Duration.ofSeconds(8), 42, SCALE, 1500);
   }
 
   @Test
@@ -91,7 +93,7 @@ class BankReplayProofIT {
     ReplayTarget target = new ReplayTarget(server.host(), server.port(), database, server.user(), server.password());
     ReplayComparison replay =
         ReplayComparison.run(capture, List.of("current", "advised"), target,
-            new Replayer.Options(false, null, 64), 3,
+            new Replayer.Options(false, null, 64), ROUNDS,
             new ReplayComparison.ServerSide(true, server.statusUrl().orElse(null)), log::add);
     System.out.println(replay.text());
     ReplayComparison.Series current = replay.series("current");
