@@ -55,6 +55,7 @@ public final class CaptureEvent {
   private final boolean ok;
   private final int errorCode;
   private final long latencyMicros;
+  private final boolean valuesUnknown;
 
   private CaptureEvent(Builder b) {
     this.connection = b.connection;
@@ -66,6 +67,7 @@ public final class CaptureEvent {
     this.ok = b.ok;
     this.errorCode = b.errorCode;
     this.latencyMicros = b.latencyMicros;
+    this.valuesUnknown = b.valuesUnknown;
   }
 
   public static Builder builder(long connection, long micros, Kind kind) {
@@ -115,6 +117,14 @@ public final class CaptureEvent {
     return errorCode;
   }
 
+  /**
+   * True when the command had values the collector could not read (an execution longer than what
+   * it holds of a packet, types it never saw, a credential-bearing statement): replay skips it.
+   */
+  public boolean valuesUnknown() {
+    return valuesUnknown;
+  }
+
   /** How long the server took to answer as the collector saw it, in microseconds; -1 unknown. */
   public long latencyMicros() {
     return latencyMicros;
@@ -138,6 +148,7 @@ public final class CaptureEvent {
     b.ok = ok;
     b.errorCode = errorCode;
     b.latencyMicros = latencyMicros;
+    b.valuesUnknown = valuesUnknown;
     return b;
   }
 
@@ -149,7 +160,8 @@ public final class CaptureEvent {
     CaptureEvent e = (CaptureEvent) o;
     return connection == e.connection && micros == e.micros && kind == e.kind
         && Objects.equals(sql, e.sql) && statementId == e.statementId && values.equals(e.values)
-        && ok == e.ok && errorCode == e.errorCode && latencyMicros == e.latencyMicros;
+        && ok == e.ok && errorCode == e.errorCode && latencyMicros == e.latencyMicros
+        && valuesUnknown == e.valuesUnknown;
   }
 
   @Override
@@ -175,6 +187,7 @@ public final class CaptureEvent {
     private boolean ok = true;
     private int errorCode;
     private long latencyMicros = -1;
+    private boolean valuesUnknown;
 
     Builder(long connection, long micros, Kind kind) {
       this.connection = connection;
@@ -213,6 +226,13 @@ public final class CaptureEvent {
     public Builder error(int code) {
       this.ok = false;
       this.errorCode = code;
+      return this;
+    }
+
+    /** The command's values could not be read: none are kept, replay skips it. */
+    public Builder valuesUnknown() {
+      this.valuesUnknown = true;
+      values.clear();
       return this;
     }
 

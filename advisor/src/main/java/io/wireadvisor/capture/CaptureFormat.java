@@ -157,7 +157,8 @@ public final class CaptureFormat {
     boolean complete = false;
     String endReason = null;
     long dropped = 0;
-    while ((line = readLine(in, limits.maxLineBytes, name, lineNo + 1)) != null) {
+    boolean[] terminated = new boolean[1];
+    while ((line = readLine(in, limits.maxLineBytes, name, lineNo + 1, terminated)) != null) {
       lineNo++;
       total += line.length + 1;
       if (total > limits.maxBytes) {
@@ -174,6 +175,12 @@ public final class CaptureFormat {
       try {
         node = MAPPER.readTree(line);
       } catch (JsonProcessingException e) {
+        if (header != null && !terminated[0]) {
+          // The last line, cut short (the writer died, or the disk filled mid-line): what came
+          // before stands; the capture reads as incomplete (found in review: a full disk made
+          // the whole capture unreadable).
+          break;
+        }
         throw new CaptureFormatException(where + ": not JSON (" + e.getOriginalMessage() + ")");
       }
       if (!(node instanceof ObjectNode)) {
@@ -265,6 +272,15 @@ public final class CaptureFormat {
         b.value(value(v.get(i), where + ": field 'v[" + i + "]'"));
       }
     }
+    if (n.has("vu")) {
+      JsonNode vu = n.get("vu");
+      if (!vu.isBoolean()) {
+        throw new CaptureFormatException(where + ": field 'vu' must be true or false");
+      }
+      if (vu.asBoolean()) {
+        b.valuesUnknown();
+      }
+    }
     if (n.has("err")) {
       b.error((int) integer(n, "err", where));
     }
@@ -330,12 +346,20 @@ public final class CaptureFormat {
 
   /** The next line without its '\n', or null at the end; refuses a line longer than {@code max}. */
   private static byte[] readLine(InputStream in, int max, String name, long lineNo) throws IOException {
+    return readLine(in, max, name, lineNo, new boolean[1]);
+  }
+
+  /** A line without its newline; {@code terminated[0]} says whether it had one (else EOF cut it). */
+  private static byte[] readLine(InputStream in, int max, String name, long lineNo, boolean[] terminated)
+      throws IOException {
     ByteArrayOutputStream buf = new ByteArrayOutputStream(256);
     int c;
     boolean any = false;
+    terminated[0] = false;
     while ((c = in.read()) >= 0) {
       any = true;
       if (c == '\n') {
+        terminated[0] = true;
         return buf.toByteArray();
       }
       if (buf.size() >= max) {

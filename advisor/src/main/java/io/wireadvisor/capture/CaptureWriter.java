@@ -162,7 +162,7 @@ public final class CaptureWriter implements Closeable {
     long key = e.connection() << 32 | (e.statementId() & 0xffffffffL);
     switch (e.kind()) {
       case PREPARE:
-        if (e.sql() != null && ProfileRecorder.mayHoldCredentials(SqlClassifier.classify(e.sql()))) {
+        if (e.sql() != null && Sensitive.mayHoldCredentials(e.sql())) {
           if (sensitiveStatements.size() < MAX_SENSITIVE_STATEMENTS) {
             sensitiveStatements.add(key);
           }
@@ -178,10 +178,10 @@ public final class CaptureWriter implements Closeable {
         sensitiveStatements.remove(key);
         break;
       case QUERY:
-        if (e.sql() != null && ProfileRecorder.mayHoldCredentials(SqlClassifier.classify(e.sql()))) {
+        if (e.sql() != null && Sensitive.mayHoldCredentials(e.sql())) {
           return withSql(e, null).masked();
         }
-        if (maskValues && e.sql() != null && hasStringLiteral(e.sql())) {
+        if (maskValues && e.sql() != null && Sensitive.hasLiteral(e.sql())) {
           return withSql(e, null).masked();
         }
         break;
@@ -189,6 +189,9 @@ public final class CaptureWriter implements Closeable {
         break;
     }
     if (maskValues) {
+      if (e.kind() == CaptureEvent.Kind.PREPARE && e.sql() != null && Sensitive.hasLiteral(e.sql())) {
+        return withSql(e, null).masked(); // a literal in a prepared statement's text is a value too
+      }
       return e.masked();
     }
     return limitValues(e);
@@ -216,10 +219,6 @@ public final class CaptureWriter implements Closeable {
   }
 
   /** A quote outside a parameter: a literal masking cannot reduce to a type. */
-  static boolean hasStringLiteral(String sql) {
-    return sql.indexOf('\'') >= 0 || sql.indexOf('"') >= 0;
-  }
-
   private byte[] headerLine(CaptureHeader h) throws IOException {
     ByteArrayOutputStream buf = new ByteArrayOutputStream(512);
     try (JsonGenerator g = JSON.createGenerator(buf, JsonEncoding.UTF8)) {
@@ -279,6 +278,9 @@ public final class CaptureWriter implements Closeable {
           }
         }
         g.writeEndArray();
+      }
+      if (e.valuesUnknown()) {
+        g.writeBooleanField("vu", true);
       }
       if (!e.ok()) {
         g.writeNumberField("err", e.errorCode());

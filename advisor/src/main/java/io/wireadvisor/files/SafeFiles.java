@@ -80,7 +80,9 @@ public final class SafeFiles {
                 StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
     SeekableByteChannel ch = Files.newByteChannel(file, options, privateAttributes(posix));
     if (posix) {
-      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+      // Past the umask, on this very file: never through a link swapped in after the create.
+      Files.getFileAttributeView(file, java.nio.file.attribute.PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+          .setPermissions(PosixFilePermissions.fromString("rw-------"));
     }
     return Channels.newOutputStream(ch);
   }

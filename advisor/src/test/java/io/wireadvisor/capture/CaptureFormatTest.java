@@ -157,7 +157,7 @@ class CaptureFormatTest {
   }
 
   @Test
-  void badFilesAreRefusedNamingLineAndField() {
+  void badFilesAreRefusedNamingLineAndField() throws Exception {
     String head = "{\"schema\":\"wire-advisor/capture\",\"version\":1,\"collector\":\"proxy\"}\n";
     assertThat(error(head + "{\"c\":1,\"t\":5,\"e\":\"query\",\"id\":\"x\"}\n")).contains("line 2").contains("'id'");
     assertThat(error(head + "{\"c\":1,\"t\":5,\"e\":\"teleport\"}\n")).contains("line 2").contains("'e'").contains("teleport");
@@ -165,6 +165,13 @@ class CaptureFormatTest {
     assertThat(error(head + "{\"c\":1,\"t\":5,\"e\":\"execute\",\"v\":[{\"float\":\"1\"}]}\n")).contains("v[0]");
     assertThat(error(head + "{\"c\":1,\"t\":5,\"e\":\"execute\",\"v\":[1]}\n")).contains("v[0]");
     assertThat(error(head + "not json\n")).contains("line 2").contains("not JSON");
+    // A last line cut short (no newline: the writer died, the disk filled) is not an error: what
+    // came before stands and the capture reads as incomplete.
+    Capture cut = CaptureFormat.read(
+        new java.io.ByteArrayInputStream((head + "{\"c\":1,\"t\":5,\"e\":\"quit\"}\n{\"c\":1,\"t\":9,\"e\":\"que")
+            .getBytes(java.nio.charset.StandardCharsets.UTF_8)), "cut", CaptureFormat.Limits.defaults());
+    assertThat(cut.events()).hasSize(1);
+    assertThat(cut.complete()).isFalse();
     assertThat(error("{\"schema\":\"other\",\"version\":1}\n")).contains("line 1").contains("'schema'");
     assertThat(error("{\"schema\":\"wire-advisor/capture\",\"version\":2,\"collector\":\"p\"}\n")).contains("'version'");
     assertThat(error("")).contains("no header");

@@ -1,6 +1,7 @@
 package io.wireadvisor.proxy;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.wireadvisor.capture.CaptureRun;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -477,12 +478,12 @@ final class AdminServer implements AutoCloseable {
           return;
         }
         Map<String, List<String>> q = uri.parameters();
-        ProxyCapture.Active a =
+        CaptureRun a =
             capture.startInDirectory(
                 first(q, "name"), longParam(q, "maxBytes"), longParam(q, "maxSeconds"),
                 q.containsKey("mask") ? Boolean.valueOf("true".equalsIgnoreCase(first(q, "mask"))) : null);
         respond(ctx, req, HttpResponseStatus.OK, "application/json",
-            "{\"started\":" + ProxyCapture.quote(a.file.toString()) + ",\"valuesMasked\":" + a.masked + "}\n");
+            "{\"started\":" + ProxyCapture.quote(a.file().toString()) + ",\"valuesMasked\":" + a.masked() + "}\n");
       } catch (IllegalStateException e) {
         respond(ctx, req, HttpResponseStatus.CONFLICT, "application/json",
             "{\"error\":" + ProxyCapture.quote(e.getMessage()) + "}\n");

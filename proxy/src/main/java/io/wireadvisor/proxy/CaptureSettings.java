@@ -15,14 +15,17 @@ import java.nio.file.Path;
 public record CaptureSettings(Path startFile, Path dir, long maxBytes, long maxSeconds, boolean maskValues) {
   public static final long DEFAULT_MAX_BYTES = 64L << 20;
   public static final long DEFAULT_MAX_SECONDS = 300;
+  /** A week: longer is a mistake (and past 2^63 microseconds the writer's clock would overflow). */
+  public static final long MAX_SECONDS = 7L * 24 * 3600;
   static final CaptureSettings OFF = new CaptureSettings(null, null, DEFAULT_MAX_BYTES, DEFAULT_MAX_SECONDS, false);
 
   public CaptureSettings {
     if (maxBytes < 4096) {
       throw new IllegalArgumentException("--capture-max-bytes must be at least 4096, was " + maxBytes);
     }
-    if (maxSeconds <= 0) {
-      throw new IllegalArgumentException("--capture-max-seconds must be positive, was " + maxSeconds);
+    if (maxSeconds <= 0 || maxSeconds > MAX_SECONDS) {
+      throw new IllegalArgumentException(
+          "--capture-max-seconds must be 1.." + MAX_SECONDS + " (a week), was " + maxSeconds);
     }
   }
 

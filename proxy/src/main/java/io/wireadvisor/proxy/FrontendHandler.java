@@ -58,7 +58,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
     ProxyLimits limits = context.config.limits();
     tracker.statementLimits(limits.statementBytesPerConnection(), limits.statementBytesTotal());
     if (context.capture.enabled()) {
-      tracker.capture(new SessionCapture(context.capture));
+      tracker.capture(new io.wireadvisor.capture.CaptureSession(context.capture));
     }
     Bootstrap b =
         new Bootstrap()

@@ -1,13 +1,13 @@
 package io.wireadvisor.proxy;
 
-import io.wireadvisor.capture.CaptureEvent;
+import io.wireadvisor.capture.CaptureControl;
 import io.wireadvisor.capture.CaptureHeader;
+import io.wireadvisor.capture.CaptureRun;
 import io.wireadvisor.capture.CaptureWriter;
 import io.wireadvisor.profile.WireSession;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /**
@@ -16,51 +16,16 @@ import java.util.regex.Pattern;
  * /capture/start}, only into {@code --capture-dir}), ended by its size or time limit or by {@code
  * POST /capture/stop}. Connections write through their {@link SessionCapture}. Thread-safe.
  */
-final class ProxyCapture {
+final class ProxyCapture implements CaptureControl {
   /** A file name an admin call may give: no path, no leading dot, no surprises. */
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
 
-  /** One capture under way: its file and clock. */
-  static final class Active {
-    final CaptureWriter writer;
-    final Path file;
-    final long startNanos = System.nanoTime();
-    final boolean masked;
-    final AtomicLong connections = new AtomicLong();
-    final AtomicLong writeFailures = new AtomicLong();
-
-    Active(CaptureWriter writer, Path file, boolean masked) {
-      this.writer = writer;
-      this.file = file;
-      this.masked = masked;
-    }
-
-    /** Microseconds since this capture started, at {@code nanos}. */
-    long micros(long nanos) {
-      return Math.max(0, (nanos - startNanos) / 1_000);
-    }
-
-    void write(CaptureEvent event) {
-      try {
-        writer.write(event);
-      } catch (IOException e) {
-        // The disk filled or the file went away: the capture ends, forwarding goes on.
-        writeFailures.incrementAndGet();
-        try {
-          writer.close();
-        } catch (IOException ignored) {
-          // already failing
-        }
-      }
-    }
-  }
-
   private final CaptureSettings settings;
   /** Statement texts kept by every connection for replay: bounded in bytes like the statement ids. */
-  final WireSession.Budget textBudget = new WireSession.Budget();
+  private final WireSession.Budget textBudget = new WireSession.Budget();
   private final long textBytesPerConnection;
   private final long textBytesTotal;
-  private volatile Active active;
+  private volatile CaptureRun active;
   private volatile String server;
   private volatile Summary last;
 
@@ -75,19 +40,27 @@ final class ProxyCapture {
     return settings.enabled();
   }
 
-  long textBytesPerConnection() {
+  @Override
+  public WireSession.Budget textBudget() {
+    return textBudget;
+  }
+
+  @Override
+  public long textBytesPerConnection() {
     return textBytesPerConnection;
   }
 
-  long textBytesTotal() {
+  @Override
+  public long textBytesTotal() {
     return textBytesTotal;
   }
 
   /** The capture under way, or null; one that a limit ended is finished here. */
-  Active active() {
-    Active a = active;
-    if (a != null && (a.writer.ended() || a.writeFailures.get() > 0)) {
-      finish(a, a.writeFailures.get() > 0 ? "write failed" : "limit reached");
+  @Override
+  public CaptureRun active() {
+    CaptureRun a = active;
+    if (a != null && a.over()) {
+      finish(a, a.writeFailed() ? "write failed" : "limit reached");
       return null;
     }
     return a;
@@ -101,7 +74,7 @@ final class ProxyCapture {
   }
 
   /** Starts the capture {@code --capture FILE} asks for. */
-  Active startAtLaunch() throws IOException {
+  CaptureRun startAtLaunch() throws IOException {
     return start(settings.startFile(), settings.maxBytes(), settings.maxSeconds(), settings.maskValues());
   }
 
@@ -110,7 +83,7 @@ final class ProxyCapture {
    * ones. Refused (IllegalStateException / IllegalArgumentException with the reason) when admin
    * capture is off, a capture is running, or the name is not a plain file name.
    */
-  Active startInDirectory(String name, Long maxBytes, Long maxSeconds, Boolean mask)
+  CaptureRun startInDirectory(String name, Long maxBytes, Long maxSeconds, Boolean mask)
       throws IOException {
     if (settings.dir() == null) {
       throw new IllegalStateException(
@@ -130,45 +103,60 @@ final class ProxyCapture {
     }
     // Masked when the proxy says so, whatever the call asks.
     boolean masked = settings.maskValues() || Boolean.TRUE.equals(mask);
+    // Repeated captures must not fill the disk the proxy (or the database) lives on.
+    long free = java.nio.file.Files.getFileStore(settings.dir()).getUsableSpace();
+    if (free < 2 * bytes) {
+      throw new IllegalStateException(
+          settings.dir() + " has " + free + " bytes free; a capture of up to " + bytes
+              + " bytes needs twice that: remove old captures or lower maxBytes");
+    }
     return start(settings.dir().resolve(name), bytes, seconds, masked);
   }
 
-  private synchronized Active start(Path file, long maxBytes, long maxSeconds, boolean masked)
+  private synchronized CaptureRun start(Path file, long maxBytes, long maxSeconds, boolean masked)
       throws IOException {
     if (active() != null) {
-      throw new IllegalStateException("a capture is already running: " + active.file);
+      throw new IllegalStateException("a capture is already running: " + active.file());
     }
     CaptureHeader header =
         new CaptureHeader(
             "proxy", WireProxy.VERSION, server, System.currentTimeMillis(), masked, Map.of());
     CaptureWriter writer = CaptureWriter.create(file, header, maxBytes, maxSeconds);
-    Active a = new Active(writer, file, masked);
+    CaptureRun a = new CaptureRun(writer, file, masked);
     active = a;
+    // The time limit holds without traffic too (else an idle capture ran on, found in review).
+    timer().schedule(() -> {
+      synchronized (this) {
+        if (active == a) {
+          finish(a, "time limit");
+        }
+      }
+    }, maxSeconds, java.util.concurrent.TimeUnit.SECONDS);
     return a;
   }
 
   /** Stops the capture under way; returns what it wrote, or null when none was running. */
   synchronized Summary stop() {
-    Active a = active;
+    CaptureRun a = active;
     if (a == null) {
       return null;
     }
     return finish(a, "stopped");
   }
 
-  private synchronized Summary finish(Active a, String why) {
+  private synchronized Summary finish(CaptureRun a, String why) {
     if (active != a) {
       return last;
     }
     active = null;
-    boolean limit = a.writer.ended();
+    boolean limit = a.writer().ended() && !a.writeFailed();
     try {
-      a.writer.close();
+      a.writer().close();
     } catch (IOException e) {
       why = why + "; closing the file failed: " + e.getMessage();
     }
-    last = new Summary(a.file, a.writer.events(), a.writer.dropped(), a.writer.bytes(),
-        a.connections.get(), limit ? "limit reached" : why);
+    last = new Summary(a.file(), a.writer().events(), a.writer().dropped(), a.writer().bytes(),
+        a.connections(), limit ? "limit reached" : why);
     return last;
   }
 
@@ -183,20 +171,36 @@ final class ProxyCapture {
 
   /** The admin endpoint's view: the capture running, or the last one. */
   String statusJson() {
-    Active a = active();
+    CaptureRun a = active();
     if (a != null) {
-      return "{\"running\":true,\"file\":" + quote(a.file.toString()) + ",\"events\":"
-          + a.writer.events() + ",\"bytes\":" + a.writer.bytes() + ",\"connections\":"
-          + a.connections.get() + ",\"valuesMasked\":" + a.masked + "}";
+      return "{\"running\":true,\"file\":" + quote(a.file().toString()) + ",\"events\":"
+          + a.writer().events() + ",\"bytes\":" + a.writer().bytes() + ",\"connections\":"
+          + a.connections() + ",\"valuesMasked\":" + a.masked() + "}";
     }
     Summary s = last;
     return "{\"running\":false,\"adminCapture\":" + (settings.dir() != null)
         + (s == null ? "" : ",\"last\":" + s.json()) + "}";
   }
 
+  private java.util.concurrent.ScheduledExecutorService timer;
+
+  private synchronized java.util.concurrent.ScheduledExecutorService timer() {
+    if (timer == null) {
+      timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "wire-advisor-capture-timer");
+        t.setDaemon(true);
+        return t;
+      });
+    }
+    return timer;
+  }
+
   /** Ends the capture at shutdown. */
-  void close() {
+  synchronized void close() {
     stop();
+    if (timer != null) {
+      timer.shutdownNow();
+    }
   }
 
   static String quote(String s) {

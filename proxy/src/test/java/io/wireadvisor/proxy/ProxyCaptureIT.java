@@ -176,6 +176,20 @@ class ProxyCaptureIT {
   }
 
   @Test
+  void theTimeLimitEndsACaptureWithoutTraffic(@TempDir Path dir) throws Exception {
+    try (WireProxy proxy = WireProxy.start(config(dir, TOKEN))) {
+      assertThat(post(proxy, "/capture/start?name=idle.jsonl&maxSeconds=1", TOKEN).statusCode()).isEqualTo(200);
+      Thread.sleep(1_800);
+      HttpResponse<String> status =
+          http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + proxy.adminPort() + "/capture"))
+              .header("Authorization", "Bearer " + TOKEN).GET().build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(status.body()).contains("\"running\":false").contains("time limit");
+      assertThat(CaptureFormat.read(dir.resolve("idle.jsonl")).complete()).isTrue();
+      assertThat(post(proxy, "/capture/start?name=next.jsonl", TOKEN).statusCode()).as("free for the next").isEqualTo(200);
+    }
+  }
+
+  @Test
   void theAdminCallIsRefusedWhereItWouldBeDangerous(@TempDir Path dir) throws Exception {
     try (WireProxy noToken = WireProxy.start(config(dir, null))) {
       HttpResponse<String> r = post(noToken, "/capture/start?name=x.jsonl", null);

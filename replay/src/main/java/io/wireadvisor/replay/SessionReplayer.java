@@ -119,6 +119,11 @@ final class SessionReplayer {
   }
 
   private void step(CaptureEvent e) {
+    if (e.valuesUnknown() && (e.kind() == CaptureEvent.Kind.EXECUTE || e.kind() == CaptureEvent.Kind.QUERY)) {
+      shared.skip(e.kind().jsonName() + " whose values the capture could not keep (credential-bearing, longer than"
+          + " the collector holds, or parameter types it never saw)");
+      return;
+    }
     try {
       switch (e.kind()) {
         case CONNECT:

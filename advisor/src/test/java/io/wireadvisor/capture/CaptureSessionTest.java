@@ -1,0 +1,253 @@
+package io.wireadvisor.capture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.wireadvisor.profile.CommandType;
+import io.wireadvisor.profile.WireSession;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The per-connection capture rules, fed command by command as a collector feeds them; each case
+ * here is a finding of the attacker's review of the first cut (all leaked or grew without bound).
+ */
+class CaptureSessionTest {
+  /** A capture control with one run at a time, written to memory. */
+  private static final class Control implements CaptureControl {
+    final WireSession.Budget budget = new WireSession.Budget();
+    CaptureRun run;
+    ByteArrayOutputStream out;
+
+    CaptureRun start(boolean masked) throws Exception {
+      out = new ByteArrayOutputStream();
+      CaptureWriter w =
+          CaptureWriter.open(out, new CaptureHeader("proxy", "test", "8.0.11-TiDB", 0, masked, Map.of()), 1 << 24, 600);
+      run = new CaptureRun(w, null, masked);
+      return run;
+    }
+
+    List<CaptureEvent> stop() throws Exception {
+      run.writer().close();
+      run = null;
+      return CaptureFormat.read(new ByteArrayInputStream(out.toByteArray()), "mem", CaptureFormat.Limits.defaults()).events();
+    }
+
+    String text() {
+      return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public CaptureRun active() {
+      return run;
+    }
+
+    @Override
+    public WireSession.Budget textBudget() {
+      return budget;
+    }
+
+    @Override
+    public long textBytesPerConnection() {
+      return 1 << 20;
+    }
+
+    @Override
+    public long textBytesTotal() {
+      return 64 << 20;
+    }
+  }
+
+  private final Control control = new Control();
+  private final CaptureSession session = new CaptureSession(control);
+
+  private static byte[] concat(byte[]... parts) {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    for (byte[] p : parts) {
+      b.write(p, 0, p.length);
+    }
+    return b.toByteArray();
+  }
+
+  private static byte[] int4(int v) {
+    return new byte[] {(byte) v, (byte) (v >>> 8), (byte) (v >>> 16), (byte) (v >>> 24)};
+  }
+
+  private static byte[] lenencString(String s) {
+    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+    if (b.length < 251) {
+      return concat(new byte[] {(byte) b.length}, b);
+    }
+    return concat(new byte[] {(byte) 0xfc, (byte) b.length, (byte) (b.length >>> 8)}, b);
+  }
+
+  /** COM_STMT_EXECUTE of {@code id} binding string values (types sent). */
+  private static byte[] executeStrings(int id, String... values) {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    b.write(0x17);
+    b.writeBytes(int4(id));
+    b.write(0); // flags
+    b.writeBytes(int4(1));
+    b.writeBytes(new byte[(values.length + 7) / 8]);
+    b.write(1); // new params bound
+    for (int i = 0; i < values.length; i++) {
+      b.write(0xfd); // VAR_STRING
+      b.write(0);
+    }
+    for (String v : values) {
+      b.writeBytes(lenencString(v));
+    }
+    return b.toByteArray();
+  }
+
+  private CaptureSession.Pending send(CommandType type, byte[] payload, String sql) {
+    return session.begin(type, payload, payload.length, payload.length, sql, System.nanoTime(), false);
+  }
+
+  private void prepare(int id, String sql, int params) {
+    byte[] p = concat(new byte[] {0x16}, sql.getBytes(StandardCharsets.UTF_8));
+    CaptureSession.Pending pending = send(CommandType.STMT_PREPARE, p, sql);
+    session.prepared(pending, sql, id, params);
+    session.complete(pending, -1, 1000);
+  }
+
+  @Test
+  void aPipelinedCloseIsWrittenAfterTheExecutionSentBeforeItAndACredentialStatementKeepsNoValues() throws Exception {
+    control.start(false);
+    prepare(1, "ALTER USER ? IDENTIFIED BY ?", 2);
+    CaptureSession.Pending exec = send(CommandType.STMT_EXECUTE, executeStrings(1, "bob", "Hunter2-Secret"), null);
+    send(CommandType.STMT_CLOSE, concat(new byte[] {0x19}, int4(1)), null); // before the execute's reply
+    session.complete(exec, -1, 2000);
+    List<CaptureEvent> events = control.stop();
+    assertThat(control.text()).doesNotContain("Hunter2").doesNotContain("bob").doesNotContain("IDENTIFIED");
+    assertThat(events).extracting(CaptureEvent::kind)
+        .containsExactly(CaptureEvent.Kind.CONNECT, CaptureEvent.Kind.PREPARE, CaptureEvent.Kind.EXECUTE, CaptureEvent.Kind.CLOSE);
+    assertThat(events.get(2).valuesUnknown()).isTrue();
+  }
+
+  @Test
+  void anEventBegunInOneCaptureIsNeverWrittenIntoTheNext() throws Exception {
+    control.start(false);
+    prepare(1, "SET PASSWORD FOR bob = ?", 1);
+    prepare(2, "SELECT v FROM t WHERE k = ?", 1);
+    CaptureSession.Pending inFlight = send(CommandType.STMT_EXECUTE, executeStrings(2, "in flight"), null);
+    List<CaptureEvent> first = control.stop();
+    assertThat(first).extracting(CaptureEvent::kind).doesNotContain(CaptureEvent.Kind.EXECUTE);
+    control.start(false);
+    session.complete(inFlight, -1, 2000);
+    CaptureSession.Pending next = send(CommandType.STMT_EXECUTE, executeStrings(2, "second"), null);
+    session.complete(next, -1, 2000);
+    List<CaptureEvent> second = control.stop();
+    assertThat(control.text()).doesNotContain("in flight").contains("second");
+    // Its own connect, the statement it holds (text kept), the execution begun in it.
+    assertThat(second).extracting(CaptureEvent::kind)
+        .containsExactly(CaptureEvent.Kind.CONNECT, CaptureEvent.Kind.PREPARE, CaptureEvent.Kind.PREPARE, CaptureEvent.Kind.EXECUTE);
+    assertThat(second.get(1).sql()).as("the password statement's text is never kept").isNull();
+    assertThat(second.get(2).sql()).isEqualTo("SELECT v FROM t WHERE k = ?");
+  }
+
+  @Test
+  void aCredentialPastTheClassifiersDigestLimitOrInsideAStringIsNotCaptured() throws Exception {
+    control.start(false);
+    StringBuilder wide = new StringBuilder("SELECT ");
+    for (int i = 0; wide.length() < 2600; i++) {
+      wide.append("c").append(i).append(", ");
+    }
+    wide.append("1 FROM t; ALTER USER bob IDENTIFIED BY 'Secret9'");
+    String[] sqls = {
+      wide.toString(),
+      "PREPARE s FROM 'ALTER USER bob IDENTIFIED BY ''Secret19'''",
+      "UPDATE mysql.user SET authentication_string = 'x' WHERE user = 'bob'",
+      "SELECT AES_DECRYPT(card, 'k3y-Secret') FROM cards",
+    };
+    for (String sql : sqls) {
+      CaptureSession.Pending q = send(CommandType.QUERY, concat(new byte[] {3}, sql.getBytes(StandardCharsets.UTF_8)), sql);
+      session.complete(q, -1, 1000);
+    }
+    List<CaptureEvent> events = control.stop();
+    assertThat(control.text()).doesNotContain("Secret").doesNotContain("k3y");
+    assertThat(events.stream().filter(e -> e.kind() == CaptureEvent.Kind.QUERY))
+        .hasSize(4).allSatisfy(e -> {
+          assertThat(e.sql()).isNull();
+          assertThat(e.valuesUnknown()).isTrue();
+        });
+  }
+
+  @Test
+  void aClientSizedParameterCountIsNeverKeptAndUnreadableTypesAreForgotten() throws Exception {
+    prepare(7, "SELECT ?", 1);
+    // With query attributes, the count is the client's: 20,000 where the statement has 1.
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    b.write(0x17);
+    b.writeBytes(int4(7));
+    b.write(0x08); // PARAMETER_COUNT_AVAILABLE
+    b.writeBytes(int4(1));
+    b.write(0xfc);
+    b.write(20_000 & 0xff);
+    b.write(20_000 >>> 8);
+    b.writeBytes(new byte[(20_000 + 7) / 8]);
+    b.write(1);
+    for (int i = 0; i < 20_000; i++) {
+      b.write(1); // TINY
+      b.write(0);
+      b.write(0); // empty attribute name
+    }
+    for (int i = 0; i < 20_000; i++) {
+      b.write(i);
+    }
+    byte[] big = b.toByteArray();
+    control.start(false);
+    CaptureSession.Pending p = session.begin(CommandType.STMT_EXECUTE, big, big.length, big.length, null, System.nanoTime(), true);
+    session.complete(p, -1, 1000);
+    // The next execution sends no types: it cannot be read, and is said so, not guessed.
+    byte[] noTypes = concat(new byte[] {0x17}, int4(7), new byte[] {0}, int4(1), new byte[] {0, 0}, new byte[] {5});
+    CaptureSession.Pending q = send(CommandType.STMT_EXECUTE, noTypes, null);
+    session.complete(q, -1, 1000);
+    List<CaptureEvent> events = control.stop();
+    List<CaptureEvent> executes = new ArrayList<>();
+    for (CaptureEvent e : events) {
+      if (e.kind() == CaptureEvent.Kind.EXECUTE) {
+        executes.add(e);
+      }
+    }
+    assertThat(executes).hasSize(2).allSatisfy(e -> assertThat(e.valuesUnknown()).isTrue());
+  }
+
+  @Test
+  void valuesHeldForRepliesStillToComeAreBoundedInBytes() throws Exception {
+    prepare(3, "INSERT INTO t (a, b) VALUES (?, ?)", 2);
+    control.start(false);
+    String big = "x".repeat(20_000);
+    List<CaptureSession.Pending> inFlight = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      inFlight.add(send(CommandType.STMT_EXECUTE, executeStrings(3, big, big), null));
+      assertThat(session.pendingBytes()).isLessThanOrEqualTo(CaptureSession.MAX_PENDING_BYTES);
+    }
+    for (CaptureSession.Pending p : inFlight) {
+      session.complete(p, -1, 1000);
+    }
+    assertThat(session.pendingBytes()).isZero();
+    List<CaptureEvent> events = control.stop();
+    long withValues = events.stream().filter(e -> e.kind() == CaptureEvent.Kind.EXECUTE && !e.values().isEmpty()).count();
+    long unknown = events.stream().filter(e -> e.kind() == CaptureEvent.Kind.EXECUTE && e.valuesUnknown()).count();
+    assertThat(withValues).isBetween(1L, 20L);
+    assertThat(withValues + unknown).isEqualTo(200);
+  }
+
+  @Test
+  void maskedCapturesDropPreparedTextWithLiteralsAndKeepNumbersThatAreNotValues() throws Exception {
+    control.start(true);
+    prepare(1, "SELECT name FROM person WHERE id = ? AND ssn = '078-05-1120'", 1);
+    prepare(2, "SELECT name FROM person WHERE id = ? LIMIT 10", 1);
+    String call = "CALL charge(4111111111111111, 995)";
+    CaptureSession.Pending q = send(CommandType.QUERY, concat(new byte[] {3}, call.getBytes(StandardCharsets.UTF_8)), call);
+    session.complete(q, -1, 1000);
+    List<CaptureEvent> events = control.stop();
+    assertThat(control.text()).doesNotContain("078-05").doesNotContain("4111111111111111");
+    assertThat(events).anySatisfy(e -> assertThat(e.sql()).isEqualTo("SELECT name FROM person WHERE id = ? LIMIT 10"));
+  }
+}
