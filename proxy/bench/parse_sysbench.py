@@ -76,19 +76,27 @@ def table(path):
 
 def cpu_table(path):
     cells = {}
+    rounds = {}
     for line in open(path):
-        threads, target, _round, hop, db = line.split()
+        threads, target, rnd, hop, db = line.split()
         cells.setdefault((int(threads), target), []).append((float(hop), float(db)))
-    print("| threads | path | hop's CPU per query | server's CPU per query |")
-    print("|---:|---|---:|---:|")
+        rounds[(int(threads), target, rnd)] = float(hop)
+    print("| threads | path | hop's CPU per query | server's CPU per query | per-round hop CPU vs proxy (median, range) |")
+    print("|---:|---|---:|---:|---:|")
     for (threads, target), runs in sorted(cells.items(), key=lambda kv: (kv[0][0], ORDER.index(kv[0][1]))):
         hop = statistics.median(h for h, _ in runs)
         db = statistics.median(d for _, d in runs)
-        print(f"| {threads} | {NAMES[target]} | {'-' if target == 'direct' else f'{hop:.1f} µs'} | {db:.1f} µs |")
+        # proxy-capture against the proxy without capture, round by round (runs next to each other).
+        paired = sorted(rounds[(threads, target, r)] / rounds[(threads, "proxy", r)]
+                        for (t, g, r) in rounds if t == threads and g == target
+                        and target == "proxy-capture" and rounds.get((threads, "proxy", r)))
+        pr = f"{statistics.median(paired):.2f} ({paired[0]:.2f}–{paired[-1]:.2f})" if paired else ""
+        print(f"| {threads} | {NAMES[target]} | {'-' if target == 'direct' else f'{hop:.1f} µs'} | {db:.1f} µs | {pr} |")
 
 
-ORDER = ["direct", "haproxy", "proxy", "proxy-epoll", "proxy-nio"]
+ORDER = ["direct", "haproxy", "proxy", "proxy-capture", "proxy-epoll", "proxy-nio"]
 NAMES = {"direct": "direct", "haproxy": "HAProxy (TCP mode)", "proxy": "wire-advisor proxy",
+         "proxy-capture": "wire-advisor proxy, capturing every command",
          "proxy-epoll": "wire-advisor proxy, epoll transport",
          "proxy-nio": "wire-advisor proxy, NIO transport"}
 

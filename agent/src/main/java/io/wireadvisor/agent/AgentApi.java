@@ -34,4 +34,28 @@ public final class AgentApi {
   public static void reset() {
     Hooks.reset();
   }
+
+  /**
+   * Starts capturing the traffic into {@code path} (a new file, 0600; docs/replay.md) until {@link
+   * #stopCapture}, {@code maxBytes} or {@code maxSeconds}. The header carries the JDBC properties of
+   * a connection the agent has seen. Statements prepared before the first capture of this JVM are
+   * captured by id only (their executions are not replayable), unless {@code capture=} was given
+   * at start-up.
+   *
+   * @return null when started, else why not (one is running, the file exists, ...)
+   */
+  public static String startCapture(String path, long maxBytes, long maxSeconds, boolean maskValues) {
+    try {
+      AgentCapture.get().start(java.nio.file.Paths.get(path), maxBytes, maxSeconds, maskValues,
+          Hooks.serverVersionSeen(), Hooks.propertiesSeen());
+      return null;
+    } catch (Exception e) {
+      return e.getMessage() == null ? e.toString() : e.getMessage();
+    }
+  }
+
+  /** Stops the capture under way; returns what it wrote, or null when none was running. */
+  public static String stopCapture() {
+    return AgentCapture.get().stop();
+  }
 }

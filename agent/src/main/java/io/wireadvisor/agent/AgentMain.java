@@ -45,6 +45,16 @@ public final class AgentMain {
       if (attached) {
         Hooks.lateAttach();
       }
+      if (options.capturePath() != null) {
+        try {
+          AgentCapture.get().start(java.nio.file.Paths.get(options.capturePath()), options.captureMaxBytes(),
+              options.captureMaxSeconds(), options.captureMaskValues(), null,
+              java.util.Collections.<String, String>emptyMap());
+        } catch (Exception e) {
+          warn("could not start the capture into " + options.capturePath() + ": " + e.getMessage()
+              + "; the agent runs on without it");
+        }
+      }
       int port = Metrics.start(options);
       new Exporter(options).start();
       Instrumenter.install(inst);

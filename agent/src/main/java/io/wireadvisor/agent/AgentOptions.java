@@ -26,6 +26,11 @@ public final class AgentOptions {
     {"sampleSql=<bool>", "keep one original SQL text per shape (may contain literals; default false)"},
     {"maxShapes=<n>", "distinct statement shapes kept before the rest count as 'overflow' (default 5000)"},
     {"maxTexts=<n>", "distinct SQL texts remembered for the fast path (default 20000)"},
+    {"capture=<path>", "capture the traffic from start-up into this new 0600 file for `wire-advisor replay`"
+        + " (it holds statements and data values; docs/replay.md); off by default"},
+    {"captureMaxBytes=<n>", "the capture's size limit in bytes (default 67108864)"},
+    {"captureMaxSeconds=<n>", "the capture's time limit in seconds (default 300, at most a week)"},
+    {"captureMaskValues=<bool>", "capture values as their type and length only (default false)"},
   };
 
   private String profilePath;
@@ -38,13 +43,18 @@ public final class AgentOptions {
   private boolean sampleSql;
   private int maxShapes = 5000;
   private int maxTexts = 20_000;
+  private String capturePath;
+  private long captureMaxBytes = AgentCapture.DEFAULT_MAX_BYTES;
+  private long captureMaxSeconds = AgentCapture.DEFAULT_MAX_SECONDS;
+  private boolean captureMaskValues;
   private final List<String> warnings = new ArrayList<>();
 
   private AgentOptions() {}
 
   /** The option keys, each also {@code -Dwireadvisor.<key>} and {@code WIRE_ADVISOR_<KEY>}. */
   static final String[] KEYS = {
-    "profile", "interval", "report", "quiet", "prometheus", "metrics", "sampleSql", "maxShapes", "maxTexts"
+    "profile", "interval", "report", "quiet", "prometheus", "metrics", "sampleSql", "maxShapes", "maxTexts",
+    "capture", "captureMaxBytes", "captureMaxSeconds", "captureMaskValues"
   };
   /** System properties start with this. */
   static final String PROPERTY_PREFIX = "wireadvisor.";
@@ -169,6 +179,11 @@ public final class AgentOptions {
     }
     b.append(", maxShapes=").append(maxShapes).append(", maxTexts=").append(maxTexts)
         .append(", sampleSql=").append(sampleSql);
+    if (capturePath != null) {
+      b.append(", capture=").append(capturePath).append(" (at most ").append(captureMaxBytes)
+          .append(" bytes, ").append(captureMaxSeconds).append(" s").append(captureMaskValues ? ", values masked" : "")
+          .append(')');
+    }
     if (!origins.isEmpty()) {
       b.append(" (set by");
       for (Map.Entry<String, String> e : origins.entrySet()) {
@@ -207,6 +222,18 @@ public final class AgentOptions {
         break;
       case "maxTexts":
         maxTexts = parseInt(value, 1);
+        break;
+      case "capture":
+        capturePath = nonEmpty(value);
+        break;
+      case "captureMaxBytes":
+        captureMaxBytes = parseLong(value, 4096, Long.MAX_VALUE);
+        break;
+      case "captureMaxSeconds":
+        captureMaxSeconds = parseLong(value, 1, AgentCapture.MAX_SECONDS);
+        break;
+      case "captureMaskValues":
+        captureMaskValues = parseBoolean(value);
         break;
       default:
         throw new IllegalArgumentException("unknown option (see java -jar wire-advisor-agent.jar --help)");
@@ -331,6 +358,36 @@ public final class AgentOptions {
 
   public int maxShapes() {
     return maxShapes;
+  }
+
+  /** Where to capture from start-up, or null. */
+  public String capturePath() {
+    return capturePath;
+  }
+
+  public long captureMaxBytes() {
+    return captureMaxBytes;
+  }
+
+  public long captureMaxSeconds() {
+    return captureMaxSeconds;
+  }
+
+  public boolean captureMaskValues() {
+    return captureMaskValues;
+  }
+
+  private static long parseLong(String v, long min, long max) {
+    long n;
+    try {
+      n = Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("expected an integer");
+    }
+    if (n < min || n > max) {
+      throw new IllegalArgumentException("expected " + min + ".." + max);
+    }
+    return n;
   }
 
   public int maxTexts() {

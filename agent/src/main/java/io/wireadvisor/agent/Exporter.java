@@ -59,6 +59,10 @@ final class Exporter {
   }
 
   void atShutdown() {
+    String captured = AgentCapture.get().stop();
+    if (captured != null) {
+      AgentMain.info(captured);
+    }
     try {
       TrafficProfile profile = Hooks.snapshot();
       try {

@@ -6,6 +6,7 @@ import io.wireadvisor.agent.internal.ConnState;
 import io.wireadvisor.agent.internal.ConnectionTable;
 import io.wireadvisor.agent.internal.JdbcUrls;
 import io.wireadvisor.agent.internal.Window;
+import io.wireadvisor.capture.CaptureSession;
 import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.profile.JdbcProperty;
 import io.wireadvisor.profile.ProfileRecorder;
@@ -18,6 +19,7 @@ import io.wireadvisor.sql.Classification;
 import io.wireadvisor.wire.Bytes;
 import io.wireadvisor.wire.QueryAttributes;
 import io.wireadvisor.wire.Replies;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -108,6 +110,23 @@ public final class Hooks {
       byte[] response,
       boolean failed,
       boolean queryAttributes) {
+    command(protocol, buf, len, startNanos, response, failed, queryAttributes, -1);
+  }
+
+  /**
+   * As {@link #command(Object, byte[], int, long, byte[], boolean, boolean)}, with the server's
+   * error code when the command failed with an ERR the driver read ({@code CJException}'s vendor
+   * code; -1 when unknown): a capture records it.
+   */
+  public static void command(
+      Object protocol,
+      byte[] buf,
+      int len,
+      long startNanos,
+      byte[] response,
+      boolean failed,
+      boolean queryAttributes,
+      int errorCode) {
     if (!active || buf == null || len < 1 || len > buf.length) {
       return;
     }
@@ -132,6 +151,9 @@ public final class Hooks {
       }
       ConnDescription d = conn.description;
       session.isolation(d == null ? UNKNOWN_ISOLATION : d.isolationIndex);
+      if (conn.capture != null || AgentCapture.get().enabled()) {
+        capture(conn, type, buf, len, response, failed, errorCode, startNanos, latency, queryAttributes);
+      }
     } else {
       w.recorder.command(type, latency); // not tracked per connection (table full, straggler)
     }
@@ -227,6 +249,62 @@ public final class Hooks {
     session.statementCommand(shape, via, latency, failed);
   }
 
+  /**
+   * The command as a capture event (only once capture is enabled: off, the command path pays one
+   * null check). The SQL is decoded here, for the capture alone.
+   */
+  private static void capture(ConnState conn, CommandType type, byte[] buf, int len, byte[] response,
+      boolean failed, int errorCode, long startNanos, long latency, boolean queryAttributes) {
+    CaptureSession cs = conn.capture;
+    if (cs == null) {
+      cs = new CaptureSession(AgentCapture.get());
+      conn.capture = cs;
+    }
+    String sql = null;
+    if (type == CommandType.QUERY) {
+      int off = QueryAttributes.sqlOffset(buf, len, queryAttributes);
+      if (off >= 0) {
+        sql = new String(buf, off, len - off, StandardCharsets.UTF_8);
+      }
+    } else if (type == CommandType.STMT_PREPARE) {
+      sql = new String(buf, 1, len - 1, StandardCharsets.UTF_8);
+    }
+    CaptureSession.Pending p = cs.begin(type, buf, len, len, sql, startNanos, queryAttributes);
+    if (type == CommandType.STMT_PREPARE && !failed && response != null
+        && response.length >= 9 && Replies.isPrepareOk(response, response.length)) {
+      cs.prepared(p, sql, Replies.preparedId(response), Replies.preparedParams(response));
+    }
+    int error = -1;
+    if (failed) {
+      int code = errorCode > 0 ? errorCode : response == null ? -1 : Replies.errCode(response, response.length);
+      error = code < 0 ? 0 : code; // an I/O failure, say: no server code
+    }
+    cs.complete(p, error, latency);
+    if (type == CommandType.RESET_CONNECTION && !failed) {
+      cs.forgetStatements();
+    }
+  }
+
+  /** The server version of a connection the agent has described (for a capture's header), or null. */
+  static String serverVersionSeen() {
+    for (Source s : SOURCES.values()) {
+      if (s.serverVersion() != null) {
+        return s.serverVersion();
+      }
+    }
+    return null;
+  }
+
+  /** The JDBC properties of a connection the agent has described (for a capture's header). */
+  static Map<String, String> propertiesSeen() {
+    for (Source s : SOURCES.values()) {
+      if (!s.properties().isEmpty()) {
+        return s.properties();
+      }
+    }
+    return new TreeMap<>();
+  }
+
   /** A statement on a connection the agent does not track: counted by shape, no more. */
   private static void untracked(Window w, ShapeHandle shape, Via via, long latency, boolean failed) {
     shape.record(via, latency);
@@ -242,6 +320,7 @@ public final class Hooks {
   }
 
   private static final int UNKNOWN_ISOLATION = ProfileRecorder.isolationIndex(null);
+  private static final byte[] QUIT_PAYLOAD = {0x01};
 
   /** COM_QUIT went out ({@code NativeProtocol.quit()} returned normally). */
   public static void quit(Object protocol, long startNanos) {
@@ -255,6 +334,9 @@ public final class Hooks {
       w.recorder.command(CommandType.QUIT, latency);
     } else {
       conn.sessionIn(w).command(CommandType.QUIT, latency);
+      if (conn.capture != null) {
+        conn.capture.begin(CommandType.QUIT, QUIT_PAYLOAD, 1, 1, null, startNanos, false);
+      }
       describeAtClose(conn);
     }
     if (conn != null) {

@@ -1,5 +1,6 @@
 package io.wireadvisor.agent.advice;
 
+import com.mysql.cj.exceptions.CJException;
 import com.mysql.cj.protocol.Message;
 import com.mysql.cj.protocol.a.NativePacketPayload;
 import com.mysql.cj.protocol.a.NativeProtocol;
@@ -49,6 +50,7 @@ public final class SendCommandAdvice {
         start,
         response == null ? null : ((NativePacketPayload) response).getByteBuffer(),
         thrown != null,
-        attributes);
+        attributes,
+        thrown instanceof CJException ? ((CJException) thrown).getVendorCode() : -1);
   }
 }

@@ -23,6 +23,8 @@ public final class ConnState extends WeakReference<Object> {
 
   // Volatile: an abort on another thread ends it (end()).
   private volatile WireSession session;
+  /** This connection's part in captures; null until capture is enabled (see AgentCapture). */
+  public io.wireadvisor.capture.CaptureSession capture;
   /**
    * Whether this connection's configuration is (or will be) recorded. A connection first seen
    * while it connects is described by the constructor advice; one first seen otherwise was open
@@ -83,6 +85,10 @@ public final class ConnState extends WeakReference<Object> {
     WireSession s = session;
     if (s != null) {
       s.release();
+    }
+    io.wireadvisor.capture.CaptureSession c = capture;
+    if (c != null) {
+      c.close();
     }
   }
 }
