@@ -56,6 +56,7 @@ public final class AgentApi {
 
   /** Stops the capture under way; returns what it wrote, or null when none was running. */
   public static String stopCapture() {
-    return AgentCapture.get().stop();
+    io.wireadvisor.capture.CaptureSlot.Summary s = AgentCapture.get().stop();
+    return s == null ? null : s.toString();
   }
 }

@@ -2,6 +2,7 @@ package io.wireadvisor.agent;
 
 import io.wireadvisor.advisor.Advisor;
 import io.wireadvisor.advisor.Analysis;
+import io.wireadvisor.capture.CaptureSlot;
 import io.wireadvisor.files.SafeFiles;
 import io.wireadvisor.profile.ProfileJson;
 import io.wireadvisor.profile.TrafficProfile;
@@ -59,9 +60,9 @@ final class Exporter {
   }
 
   void atShutdown() {
-    String captured = AgentCapture.get().stop();
+    CaptureSlot.Summary captured = AgentCapture.get().stop();
     if (captured != null) {
-      AgentMain.info(captured);
+      AgentMain.info(captured.toString());
     }
     try {
       TrafficProfile profile = Hooks.snapshot();

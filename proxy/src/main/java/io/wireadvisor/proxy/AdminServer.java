@@ -1,7 +1,6 @@
 package io.wireadvisor.proxy;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.wireadvisor.capture.CaptureRun;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -32,6 +31,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.wireadvisor.advisor.Advisor;
 import io.wireadvisor.advisor.Analysis;
+import io.wireadvisor.capture.CaptureRun;
 import io.wireadvisor.profile.ProfileJson;
 import io.wireadvisor.report.Reports;
 import java.io.IOException;
@@ -472,9 +472,9 @@ final class AdminServer implements AutoCloseable {
       ProxyCapture capture = endpoints.proxy.capture();
       try {
         if (path.equals("/capture/stop")) {
-          ProxyCapture.Summary s = capture.stop();
+          io.wireadvisor.capture.CaptureSlot.Summary s = capture.stop();
           respond(ctx, req, s == null ? HttpResponseStatus.CONFLICT : HttpResponseStatus.OK,
-              "application/json", s == null ? "{\"error\":\"no capture is running\"}\n" : s.json() + "\n");
+              "application/json", s == null ? "{\"error\":\"no capture is running\"}\n" : ProxyCapture.json(s) + "\n");
           return;
         }
         Map<String, List<String>> q = uri.parameters();

@@ -1,14 +1,13 @@
 package io.wireadvisor.replay;
 
 import io.wireadvisor.advisor.ServerChangeSql;
+import io.wireadvisor.server.UndoLog;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -25,7 +24,7 @@ final class ServerChanges implements AutoCloseable {
 
   private final ReplayTarget target;
   private final Consumer<String> log;
-  private final Deque<String> undo = new ArrayDeque<>();
+  private final UndoLog undo = new UndoLog();
   private final List<String> applied = new ArrayList<>();
   private final List<String> notApplied = new ArrayList<>();
   private final Thread hook = new Thread(this::restore, "replay-restore-server");
@@ -101,26 +100,8 @@ final class ServerChanges implements AutoCloseable {
     return "'" + v.replace("\\", "\\\\").replace("'", "''") + "'";
   }
 
-  private synchronized void restore() {
-    if (undo.isEmpty()) {
-      return;
-    }
-    List<String> failed = new ArrayList<>();
-    try (Connection cn = connect(); Statement s = cn.createStatement()) {
-      while (!undo.isEmpty()) {
-        String sql = undo.pop();
-        try {
-          s.executeUpdate(sql);
-        } catch (SQLException e) {
-          failed.add(sql + ": " + e.getMessage());
-        }
-      }
-    } catch (SQLException e) {
-      failed.add("cannot connect to restore: " + e.getMessage());
-      undo.forEach(sql -> failed.add("not run: " + sql));
-      undo.clear();
-    }
-    failed.forEach(f -> log.accept("RESTORE FAILED: " + f));
+  private void restore() {
+    undo.restore(this::connect).forEach(f -> log.accept("RESTORE FAILED: " + f));
   }
 
   /** Undoes every change (idempotent). */

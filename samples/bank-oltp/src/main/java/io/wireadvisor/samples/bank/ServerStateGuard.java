@@ -1,13 +1,11 @@
 package io.wireadvisor.samples.bank;
 
+import io.wireadvisor.server.UndoLog;
 import io.wireadvisor.testkit.DatabaseServer;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -24,7 +22,7 @@ final class ServerStateGuard implements AutoCloseable {
   private final DatabaseServer server;
   private final String database;
   private final Consumer<String> log;
-  private final Deque<String> undo = new ArrayDeque<>();
+  private final UndoLog undo = new UndoLog();
 
   ServerStateGuard(DatabaseServer server, String database, Consumer<String> log) {
     this.server = server;
@@ -78,22 +76,7 @@ final class ServerStateGuard implements AutoCloseable {
     if (undo.isEmpty()) {
       return;
     }
-    List<String> failed = new ArrayList<>();
-    try (Connection c = server.connect(null, "connectTimeout=10000&socketTimeout=60000");
-        Statement s = c.createStatement()) {
-      while (!undo.isEmpty()) {
-        String sql = undo.pop();
-        try {
-          s.executeUpdate(sql);
-        } catch (SQLException e) {
-          failed.add(sql + ": " + e.getMessage());
-        }
-      }
-    } catch (SQLException e) {
-      failed.add("cannot connect to restore: " + e.getMessage());
-      undo.forEach(sql -> failed.add("not run: " + sql));
-      undo.clear();
-    }
+    List<String> failed = undo.restore(() -> server.connect(null, "connectTimeout=10000&socketTimeout=60000"));
     if (failed.isEmpty()) {
       log.accept("  server settings restored");
     } else {
