@@ -74,29 +74,6 @@ class ServerInspectorIT {
   }
 
   @Test
-  void cliInspectAndAnalyzeReadTheLiveServer(DatabaseServer server, @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-      throws Exception {
-    String db = createTables(server);
-    String url = server.jdbcUrl(db, null);
-    java.io.StringWriter out = new java.io.StringWriter();
-    java.io.StringWriter err = new java.io.StringWriter();
-    java.nio.file.Path viewFile = dir.resolve("view.json");
-    int code = io.wireadvisor.cli.WireAdvisorCli.run(new String[] {"inspect", "--jdbc-url", url, "--user", server.user(),
-        "--password=" + server.password(), "-o", viewFile.toString()}, new java.io.PrintWriter(out), new java.io.PrintWriter(err));
-    assertThat(code).as(err.toString()).isZero();
-    ServerView saved = ServerViewJson.fromJson(new String(java.nio.file.Files.readAllBytes(viewFile), "UTF-8"));
-    assertThat(saved.versionString()).isEqualTo(server.version());
-    assertThat(saved.table("branch")).isNotNull();
-
-    java.nio.file.Path profile = dir.resolve("p.json");
-    io.wireadvisor.profile.ProfileJson.writeFile(new TrafficProfile(), profile);
-    code = io.wireadvisor.cli.WireAdvisorCli.run(new String[] {"analyze", profile.toString(), "--jdbc-url", url,
-        "--user", server.user(), "--password=" + server.password()}, new java.io.PrintWriter(out), new java.io.PrintWriter(err));
-    assertThat(code).as(err.toString()).isZero();
-    assertThat(out.toString()).contains("Server: " + server.kind().name() + " " + server.version());
-  }
-
-  @Test
   @TiDBOnly
   void onTiDBInspectorReadsStatementSummariesAndMetrics(DatabaseServer server) throws Exception {
     String db = createTables(server);

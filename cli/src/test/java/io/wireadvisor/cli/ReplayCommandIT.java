@@ -1,4 +1,4 @@
-package io.wireadvisor.replay;
+package io.wireadvisor.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -85,7 +85,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
   static int run(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
     WireAdvisorCli root = new WireAdvisorCli(env);
     CommandLine cl = new CommandLine(root);
-    addIfPresent(cl, "replay", "io.wireadvisor.cli.ReplayCommand");
+    cl.addSubcommand("replay", new ReplayCommand());
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setOut(out);
     cl.setErr(err);
@@ -117,36 +117,6 @@ public final class WireAdvisorCli implements Callable<Integer> {
     out.flush();
     err.flush();
     return code;
-  }
-
-  /**
-   * Adds a subcommand that lives in another module (replay) when that module is on the class
-   * path, as it is in the distribution; otherwise the subcommand says where to get it.
-   */
-  private static void addIfPresent(CommandLine cl, String name, String className) {
-    try {
-      cl.addSubcommand(name, Class.forName(className).getDeclaredConstructor().newInstance());
-    } catch (ReflectiveOperationException | LinkageError e) {
-      cl.addSubcommand(name, new Missing(name));
-    }
-  }
-
-  /** A subcommand whose module is not on the class path. */
-  @Command(description = "Not in this build: run it from the distribution (bin/wire-advisor).")
-  static final class Missing implements Callable<Integer> {
-    private final String name;
-
-    @CommandLine.Unmatched List<String> arguments;
-
-    Missing(String name) {
-      this.name = name;
-    }
-
-    @Override
-    public Integer call() {
-      throw new IllegalStateException("'" + name + "' needs the wire-advisor-" + name
-          + " module on the class path: run it from the distribution's bin/wire-advisor");
-    }
   }
 
   /**
