@@ -89,7 +89,8 @@ public record ScenarioOutcome(
 
   /** Prepared-plan-cache hits over executions in this schema (TiDB); null elsewhere. */
   public Double planCacheHitRatio() {
-    if (statements == null || statements.planExecutions() == null || statements.planExecutions() == 0) {
+    if (statements == null || statements.planExecutions() == null || statements.planCacheHits() == null
+        || statements.planExecutions() == 0) {
       return null;
     }
     return statements.planCacheHits() / (double) statements.planExecutions();

@@ -20,6 +20,21 @@ class ServerStatementsTest {
   }
 
   @Test
+  void oneSummaryColumnGoingBackwardsMakesTheWholeSummaryReadingUnknown() {
+    // A new STATEMENTS_SUMMARY interval within the window: executions still grew, hits fell.
+    Reading before = new Reading(100L, 10L, 500L, 400L, 7L, 9_000L);
+    Reading after = new Reading(150L, 12L, 600L, 90L, 9L, 12_000L);
+    Reading d = after.minus(before);
+    assertThat(d.planExecutions()).isNull();
+    assertThat(d.planCacheHits()).isNull();
+    assertThat(d.execNanos()).isNull();
+    assertThat(d.tableCacheReads()).isEqualTo(2);
+    Reading fine = new Reading(150L, 12L, 600L, 480L, 9L, 12_000L).minus(before);
+    assertThat(fine.planExecutions()).isEqualTo(100);
+    assertThat(fine.planCacheHits()).isEqualTo(80);
+  }
+
+  @Test
   void sumsPrometheusSamplesByLabel() {
     String text =
         "# HELP tidb_executor_statement_total Counter of StmtNode.\n"
