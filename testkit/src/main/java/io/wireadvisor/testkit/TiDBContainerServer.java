@@ -1,17 +1,36 @@
 package io.wireadvisor.testkit;
 
 import java.sql.SQLException;
+import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.tidb.TiDBContainer;
 import org.testcontainers.utility.DockerImageName;
+import org.testcontainers.utility.TestcontainersConfiguration;
 
-/** TiDB in a Docker container started by Testcontainers; stopped by {@link #close()}. */
+/**
+ * TiDB in a Docker container started by Testcontainers, with TLS offered (auto-tls, as a TiDB
+ * deployment has it) so the upstream-TLS tests run on this path too.
+ *
+ * <p>Where the user's Testcontainers configuration allows reuse ({@code TESTCONTAINERS_REUSE_ENABLE=true}
+ * or {@code testcontainers.reuse.enable=true} in {@code ~/.testcontainers.properties}), one container
+ * serves every test JVM of the reactor, and later builds: it is left running, labelled
+ * {@value #LABEL}, and its globals are recorded like a server the build was given, so that
+ * {@code ServerLeftAsFoundIT} checks the build left it as found. Otherwise each JVM starts its own
+ * and stops it at exit.
+ */
 final class TiDBContainerServer extends AbstractDatabaseServer {
+  /** The label on every container the testkit starts: {@code docker rm -f $(docker ps -qf label=...)}. */
+  static final String LABEL = "io.wireadvisor.testkit";
+
   private static final int SQL_PORT = 4000;
   private static final int STATUS_PORT = 10080;
+  private static final String CONFIG_PATH = "/wire-advisor/tidb.toml";
+  // auto-tls: TiDB makes a certificate at start-up, as a real deployment offers TLS.
+  private static final String CONFIG = "[security]\nauto-tls = true\n";
 
   private final TiDBContainer container;
+  private final boolean shared;
 
-  private TiDBContainerServer(TiDBContainer container) {
+  private TiDBContainerServer(TiDBContainer container, boolean shared) {
     super(
         "testcontainers",
         container.getHost(),
@@ -20,25 +39,46 @@ final class TiDBContainerServer extends AbstractDatabaseServer {
         "",
         "http://" + container.getHost() + ":" + container.getMappedPort(STATUS_PORT));
     this.container = container;
+    this.shared = shared;
   }
 
   static TiDBContainerServer start() {
+    boolean reuse = TestcontainersConfiguration.getInstance().environmentSupportsReuse();
+    @SuppressWarnings("resource")
     TiDBContainer container =
-        new TiDBContainer(DockerImageName.parse(TestVersions.TIDB_IMAGE).asCompatibleSubstituteFor("pingcap/tidb"));
+        new TiDBContainer(DockerImageName.parse(TestVersions.TIDB_IMAGE).asCompatibleSubstituteFor("pingcap/tidb"))
+            .withCopyToContainer(Transferable.of(CONFIG), CONFIG_PATH)
+            .withCommand("-config", CONFIG_PATH)
+            .withLabel(LABEL, "tidb")
+            .withReuse(reuse);
     container.start();
-    TiDBContainerServer server = new TiDBContainerServer(container);
+    TiDBContainerServer server = new TiDBContainerServer(container, reuse);
     try {
       server.probe();
     } catch (SQLException e) {
-      container.stop();
+      if (!reuse) {
+        container.stop();
+      }
       throw new IllegalStateException("TiDB container " + TestVersions.TIDB_IMAGE + " started but refuses connections", e);
+    }
+    if (reuse) {
+      // Outlives this JVM and serves the next: the build must leave it as it found it.
+      ServerGlobals.recordOnce(server);
     }
     return server;
   }
 
   @Override
+  String describe() {
+    return super.describe() + " in container " + container.getContainerId().substring(0, 12) + " of " + TestVersions.TIDB_IMAGE
+        + (shared ? " (reused: one container for every test JVM)" : "");
+  }
+
+  @Override
   public void close() {
     closeCounters();
-    container.stop();
+    if (!shared) {
+      container.stop();
+    }
   }
 }
