@@ -9,6 +9,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.testcontainers.utility.DockerImageName;
+import org.testcontainers.utility.ImageNameSubstitutor;
 import org.testcontainers.utility.TestcontainersConfiguration;
 
 /**
@@ -23,7 +25,15 @@ final class DockerProbe {
   /** Property {@code wireadvisor.docker.pullTimeoutSeconds}: how long an image pull may take. */
   private static final long PULL_TIMEOUT_SECONDS = Long.getLong("wireadvisor.docker.pullTimeoutSeconds", 600);
 
+  /** The image Testcontainers 2.0.5 starts Ryuk from (its package-private RyukContainer's). */
+  static final String RYUK_IMAGE = "testcontainers/ryuk:0.14.0";
+
   private DockerProbe() {}
+
+  /** The name Testcontainers will ask the engine for, after the user's configured substitutions. */
+  static String substituted(String image) {
+    return ImageNameSubstitutor.instance().apply(DockerImageName.parse(image)).asCanonicalNameString();
+  }
 
   /** Why Docker cannot be used, or null when it can. */
   static String unavailableReason() {
@@ -86,12 +96,12 @@ final class DockerProbe {
 
   /** Null when TiDB's image (and Ryuk's, unless Ryuk is off) is on the engine or was pulled now. */
   private static String imagesReason(DockerEngine engine) {
-    String tidb = tidbImageReason(engine, TestVersions.TIDB_IMAGE);
+    String tidb = tidbImageReason(engine, substituted(TestVersions.TIDB_IMAGE));
     if (tidb != null) {
       return tidb;
     }
     if (!ryukDisabled()) {
-      String ryuk = TestcontainersConfiguration.getInstance().getRyukImage();
+      String ryuk = substituted(RYUK_IMAGE);
       String missing = missingImage(engine, ryuk);
       if (missing != null) {
         return "Testcontainers' Ryuk image " + ryuk + " is not on the engine and cannot be pulled (" + missing

@@ -1,6 +1,12 @@
 package io.wireadvisor.testkit;
 
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.PortBinding;
+import com.github.dockerjava.api.model.Ports;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.sql.SQLException;
+import org.testcontainers.DockerClientFactory;
 import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.tidb.TiDBContainer;
 import org.testcontainers.utility.DockerImageName;
@@ -23,6 +29,7 @@ final class TiDBContainerServer extends AbstractDatabaseServer {
 
   private static final int SQL_PORT = 4000;
   private static final int STATUS_PORT = 10080;
+  private static final String LOOPBACK = "127.0.0.1";
   private static final String CONFIG_PATH = "/wire-advisor/tidb.toml";
   // auto-tls: TiDB makes a certificate at start-up, as a real deployment offers TLS.
   private static final String CONFIG = "[security]\nauto-tls = true\n";
@@ -51,6 +58,15 @@ final class TiDBContainerServer extends AbstractDatabaseServer {
             .withCommand("-config", CONFIG_PATH)
             .withLabel(LABEL, "tidb")
             .withReuse(reuse);
+    String host = DockerClientFactory.instance().dockerHostIpAddress();
+    if (isLoopback(host)) {
+      // Root has no password in this TiDB: publish it on loopback only, not on every interface (the
+      // Docker default). Where the engine is reached over the network the ports must stay public.
+      container.withCreateContainerCmdModifier(
+          cmd -> cmd.getHostConfig().withPortBindings(
+              new PortBinding(Ports.Binding.bindIp(LOOPBACK), ExposedPort.tcp(SQL_PORT)),
+              new PortBinding(Ports.Binding.bindIp(LOOPBACK), ExposedPort.tcp(STATUS_PORT))));
+    }
     container.start();
     TiDBContainerServer server = new TiDBContainerServer(container, reuse);
     try {
@@ -66,6 +82,14 @@ final class TiDBContainerServer extends AbstractDatabaseServer {
       ServerGlobals.recordOnce(server);
     }
     return server;
+  }
+
+  static boolean isLoopback(String host) {
+    try {
+      return host != null && InetAddress.getByName(host).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
   }
 
   @Override

@@ -105,6 +105,23 @@ class DockerEngineTest {
     assertThat(DockerProbe.olderThan("?", 1, 32)).isFalse();
   }
 
+  @Test
+  void theRyukImageIsTheOneTestcontainersStarts() throws Exception {
+    // Testcontainers names it only in a package-private class, whose getter would pull the image:
+    // read the name from that class's constants, so an upgrade that moves Ryuk to another image
+    // fails here instead of the probe checking the wrong one.
+    byte[] bytes;
+    try (InputStream in = org.testcontainers.DockerClientFactory.class.getClassLoader()
+        .getResourceAsStream("org/testcontainers/utility/RyukContainer.class")) {
+      assertThat(in).as("RyukContainer.class").isNotNull();
+      bytes = in.readAllBytes();
+    }
+    String constants = new String(bytes, StandardCharsets.ISO_8859_1);
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("testcontainers/ryuk:[0-9A-Za-z._-]+").matcher(constants);
+    assertThat(m.find()).as("an image name in RyukContainer").isTrue();
+    assertThat(m.group()).isEqualTo(DockerProbe.RYUK_IMAGE);
+  }
+
   /** One connection: reads the request head, writes the canned answer, closes. */
   private static final class Peer implements AutoCloseable {
     private final ServerSocket server;
