@@ -29,6 +29,7 @@ public final class Advisor {
               new StatementCacheRule(),
               new CloseStmtRule(),
               new PlanCacheRule(),
+              new PlanCacheRefusedRule(),
               new RcReadCheckRule(),
               new TableCacheRule(),
               new BatchRewriteRule(),

@@ -9,9 +9,12 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashSet;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Builds a {@link ServerView} from a live server, read-only: {@code SELECT VERSION()}, {@code SHOW
@@ -93,24 +96,33 @@ public final class ServerInspector {
         }
       }
       if (partial.isTiDB()) {
+        // Columns that came with later TiDB versions are read where the server has them.
+        Set<String> columns = summaryColumns(st);
+        String unqualified = columns.contains("PLAN_CACHE_UNQUALIFIED") ? "PLAN_CACHE_UNQUALIFIED" : "-1";
+        String reason =
+            columns.contains("PLAN_CACHE_UNQUALIFIED_LAST_REASON") ? "PLAN_CACHE_UNQUALIFIED_LAST_REASON" : "NULL";
+        String parse = columns.contains("AVG_PARSE_LATENCY") ? "AVG_PARSE_LATENCY" : "-1";
+        String compile = columns.contains("AVG_COMPILE_LATENCY") ? "AVG_COMPILE_LATENCY" : "-1";
         try (ResultSet rs =
             st.executeQuery(
                 "SELECT SCHEMA_NAME, DIGEST_TEXT, EXEC_COUNT, PLAN_CACHE_HITS, PLAN_IN_CACHE,"
-                    + " SUM_LATENCY, DIGEST, AVG_PROCESSED_KEYS"
+                    + " SUM_LATENCY, DIGEST, AVG_PROCESSED_KEYS, "
+                    + unqualified + ", " + reason + ", " + parse + ", " + compile
                     + " FROM information_schema.STATEMENTS_SUMMARY ORDER BY EXEC_COUNT"
                     + " DESC LIMIT "
                     + MAX_STATEMENTS)) {
           while (rs.next()) {
             b.statement(
                 new StatementSummary(
-                    rs.getString(1),
-                    rs.getString(2),
-                    rs.getLong(3),
-                    rs.getLong(4),
-                    rs.getBoolean(5),
-                    rs.getLong(6),
-                    rs.getString(7),
-                    rs.getDouble(8)));
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getLong(3),
+                        rs.getLong(4),
+                        rs.getBoolean(5),
+                        rs.getLong(6),
+                        rs.getString(7),
+                        rs.getDouble(8))
+                    .withPlanCacheFacts(rs.getLong(9), rs.getString(10), rs.getLong(11), rs.getLong(12)));
           }
         }
       }
@@ -119,6 +131,18 @@ public final class ServerInspector {
       readMetrics(b, statusUrl.trim());
     }
     return b.build();
+  }
+
+  /** The column names of STATEMENTS_SUMMARY on this server, upper case. */
+  private static Set<String> summaryColumns(Statement st) throws SQLException {
+    Set<String> names = new HashSet<String>();
+    try (ResultSet rs = st.executeQuery("SELECT * FROM information_schema.STATEMENTS_SUMMARY LIMIT 0")) {
+      ResultSetMetaData md = rs.getMetaData();
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        names.add(upper(md.getColumnLabel(i)));
+      }
+    }
+    return names;
   }
 
   private static String upper(String s) {

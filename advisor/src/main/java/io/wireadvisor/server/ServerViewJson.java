@@ -62,6 +62,18 @@ public final class ServerViewJson {
       if (s.avgProcessedKeys() >= 0) {
         o.put("avgProcessedKeys", s.avgProcessedKeys());
       }
+      if (s.planCacheUnqualified() >= 0) {
+        o.put("planCacheUnqualified", s.planCacheUnqualified());
+      }
+      if (s.planCacheUnqualifiedReason() != null) {
+        o.put("planCacheUnqualifiedReason", s.planCacheUnqualifiedReason());
+      }
+      if (s.avgParseNanos() >= 0) {
+        o.put("avgParseNanos", s.avgParseNanos());
+      }
+      if (s.avgCompileNanos() >= 0) {
+        o.put("avgCompileNanos", s.avgCompileNanos());
+      }
     }
     ObjectNode metrics = root.putObject("metrics");
     for (Map.Entry<String, Double> e : v.metrics().entrySet()) {
@@ -112,7 +124,9 @@ public final class ServerViewJson {
           s.path("execCount").asLong(), s.path("planCacheHits").asLong(),
           s.path("planInCache").asBoolean(), s.path("sumLatencyNanos").asLong(),
           s.hasNonNull("digest") ? s.get("digest").asText() : null,
-          s.has("avgProcessedKeys") ? s.get("avgProcessedKeys").asDouble() : -1));
+          s.has("avgProcessedKeys") ? s.get("avgProcessedKeys").asDouble() : -1)
+          .withPlanCacheFacts(s.path("planCacheUnqualified").asLong(-1), text(s, "planCacheUnqualifiedReason"),
+              s.path("avgParseNanos").asLong(-1), s.path("avgCompileNanos").asLong(-1)));
     }
     Iterator<Map.Entry<String, JsonNode>> m = root.path("metrics").fields();
     while (m.hasNext()) {

@@ -10,6 +10,10 @@ public final class StatementSummary {
   private final long sumLatencyNanos;
   private final String digest;
   private final double avgProcessedKeys;
+  private long planCacheUnqualified = -1;
+  private String planCacheUnqualifiedReason;
+  private long avgParseNanos = -1;
+  private long avgCompileNanos = -1;
 
   public StatementSummary(
       String schema,
@@ -77,5 +81,40 @@ public final class StatementSummary {
   /** Average keys processed per execution, or -1. */
   public double avgProcessedKeys() {
     return avgProcessedKeys;
+  }
+
+  /**
+   * This row with TiDB's plan-cache refusals ({@code PLAN_CACHE_UNQUALIFIED}, {@code
+   * PLAN_CACHE_UNQUALIFIED_LAST_REASON}) and optimizer times ({@code AVG_PARSE_LATENCY}, {@code
+   * AVG_COMPILE_LATENCY}, nanoseconds); -1 or null for what the server does not record.
+   */
+  public StatementSummary withPlanCacheFacts(long unqualified, String lastReason, long avgParse, long avgCompile) {
+    StatementSummary s =
+        new StatementSummary(schema, digestText, execCount, planCacheHits, planInCache, sumLatencyNanos, digest, avgProcessedKeys);
+    s.planCacheUnqualified = unqualified;
+    s.planCacheUnqualifiedReason = lastReason == null || lastReason.isEmpty() ? null : lastReason;
+    s.avgParseNanos = avgParse;
+    s.avgCompileNanos = avgCompile;
+    return s;
+  }
+
+  /** Executions TiDB's plan cache refused ({@code PLAN_CACHE_UNQUALIFIED}), or -1 when not recorded. */
+  public long planCacheUnqualified() {
+    return planCacheUnqualified;
+  }
+
+  /** TiDB's words for the last refusal, as the server wrote them (may quote a value), or null. */
+  public String planCacheUnqualifiedReason() {
+    return planCacheUnqualifiedReason;
+  }
+
+  /** Average parse time in nanoseconds, or -1. */
+  public long avgParseNanos() {
+    return avgParseNanos;
+  }
+
+  /** Average compile (optimize) time in nanoseconds, or -1. */
+  public long avgCompileNanos() {
+    return avgCompileNanos;
   }
 }

@@ -1,0 +1,214 @@
+package io.wireadvisor.advisor;
+
+import io.wireadvisor.profile.ShapeStats;
+import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.server.ServerView;
+import io.wireadvisor.server.StatementSummary;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Statements of the profile that TiDB's plan cache refuses, named with TiDB's own reason in words
+ * ({@code STATEMENTS_SUMMARY.PLAN_CACHE_UNQUALIFIED} and {@code PLAN_CACHE_UNQUALIFIED_LAST_REASON},
+ * present from TiDB v7.x) and the fix where one exists: a TiDB variable this server has and has off,
+ * or what the application or its ORM can change. A prepared statement whose plan is refused is
+ * optimized at every execution, as a text statement is.
+ */
+public final class PlanCacheRefusedRule implements Rule {
+  public static final String ID = "tidb-plan-cache-refused";
+
+  /** Refusals of one statement in the summary before it is named: fewer are one-off statements. */
+  static final long MIN_REFUSALS = 10;
+
+  /** Statements named in one recommendation; the rest are counted. */
+  static final int MAX_NAMED = 10;
+
+  @Override
+  public String id() {
+    return ID;
+  }
+
+  /** One refused statement of the profile: its summary rows (one per schema) added up. */
+  static final class Refused {
+    final String shape;
+    final String reason;
+    final PlanCacheRefusal why;
+    long refusals;
+    long executions;
+    long compileNanos;
+    boolean compileKnown = true;
+
+    Refused(String shape, String reason, PlanCacheRefusal why) {
+      this.shape = shape;
+      this.reason = reason;
+      this.why = why;
+    }
+
+    void add(StatementSummary st) {
+      refusals += st.planCacheUnqualified();
+      executions += st.execCount();
+      compileKnown &= st.avgCompileNanos() >= 0;
+      compileNanos += Math.max(0, st.avgCompileNanos()) * st.planCacheUnqualified();
+    }
+  }
+
+  /** The profile's statements TiDB refused at least {@code minRefusals} times, most refused first. */
+  static List<Refused> refused(TrafficProfile profile, ServerView server, long minRefusals) {
+    if (server == null || !server.isTiDB()) {
+      return Collections.emptyList();
+    }
+    Map<String, String> shapes = new HashMap<String, String>();
+    for (ShapeStats s : profile.shapes().values()) {
+      if (Workload.isBusiness(s)) {
+        shapes.put(SummaryMatch.normalize(s.digestText()), s.digestText());
+      }
+    }
+    // The same statement in several schemas is one shape of the profile: its rows add up.
+    Map<String, Refused> byShape = new LinkedHashMap<String, Refused>();
+    for (StatementSummary st : server.statements()) {
+      String shape = shapes.get(SummaryMatch.normalize(st.digestText()));
+      if (shape != null && st.planCacheUnqualified() > 0) {
+        Refused r = byShape.get(shape);
+        if (r == null) {
+          r = new Refused(shape, st.planCacheUnqualifiedReason(), PlanCacheRefusal.explain(st.planCacheUnqualifiedReason(), server));
+          byShape.put(shape, r);
+        }
+        r.add(st);
+      }
+    }
+    List<Refused> out = new ArrayList<Refused>();
+    for (Refused r : byShape.values()) {
+      if (r.refusals >= minRefusals) {
+        out.add(r);
+      }
+    }
+    Collections.sort(out, (a, b) -> Long.compare(b.refusals, a.refusals));
+    return out;
+  }
+
+  @Override
+  public Recommendation evaluate(TrafficProfile profile, ServerView server) {
+    List<Refused> refused = refused(profile, server, MIN_REFUSALS);
+    if (refused.isEmpty()) {
+      return null;
+    }
+    long refusals = 0;
+    long executions = 0;
+    long compileNanos = 0;
+    boolean compileKnown = true;
+    for (Refused r : refused) {
+      refusals += r.refusals;
+      executions += r.executions;
+      compileKnown &= r.compileKnown;
+      compileNanos += r.compileNanos;
+    }
+    Recommendation.Builder rec =
+        Recommendation.builder(
+            ID,
+            refused.size() == 1
+                ? "Make the statement TiDB's plan cache refuses cacheable"
+                : "Make the " + refused.size() + " statements TiDB's plan cache refuses cacheable",
+            Severity.MEDIUM);
+    rec.evidence(
+        "STATEMENTS_SUMMARY: TiDB refused to cache the plan of "
+            + Fmt.count(refusals)
+            + " of "
+            + Fmt.count(executions)
+            + " executions of "
+            + refused.size()
+            + (refused.size() == 1 ? " statement" : " statements")
+            + " of this profile, and optimized each of them again"
+            + (compileKnown && compileNanos > 0 ? " (" + duration(compileNanos) + " of TiDB compile time)" : "")
+            + ".");
+    Set<String> variables = new LinkedHashSet<String>();
+    Set<String> fixes = new LinkedHashSet<String>();
+    int named = 0;
+    for (Refused r : refused) {
+      if (named++ == MAX_NAMED) {
+        rec.evidence("... and " + (refused.size() - MAX_NAMED) + " more statements.");
+        break;
+      }
+      rec.evidence(
+          Fmt.sql(r.shape, 120)
+              + ": refused "
+              + Fmt.count(r.refusals)
+              + " of "
+              + Fmt.count(r.executions)
+              + " times; TiDB's reason: \""
+              + PlanCacheRefusal.redacted(r.reason)
+              + "\" - "
+              + r.why.words
+              + ".");
+      if (r.why.variable != null) {
+        variables.add(r.why.variable);
+      }
+      if (r.why.applicationFix != null) {
+        fixes.add(r.why.applicationFix);
+      }
+    }
+    rec.evidence(
+        "The summary covers TiDB's current interval (tidb_stmt_summary_refresh_interval), which may be"
+            + " longer than the profile's window.");
+    Change.Builder change = Change.builder();
+    for (String v : variables) {
+      change.sql("SET GLOBAL " + v + " = ON;");
+    }
+    for (String fix : fixes) {
+      change.note("In the application: " + fix + ".");
+    }
+    if (variables.isEmpty() && fixes.isEmpty()) {
+      change.note("No setting makes these cacheable; TiDB's reason above says what the statement does that it does not cache.");
+    }
+    return rec.change(change.build())
+        .expectedEffect(
+            "Each execution TiDB now optimizes again is served from the plan cache: TiDB's compile time"
+                + " for these statements goes to near zero.")
+        .risk(
+            variables.isEmpty()
+                ? "Application changes: each changes the SQL or its parameters; test the affected queries."
+                : "A cached plan with a LIMIT or subquery parameter is reused for other values; TiDB re-checks"
+                    + " the plan's validity, but a skewed value may run with the plan of another.")
+        .verify(
+            "SELECT DIGEST_TEXT, PLAN_CACHE_UNQUALIFIED, PLAN_CACHE_UNQUALIFIED_LAST_REASON FROM"
+                + " information_schema.STATEMENTS_SUMMARY WHERE PLAN_CACHE_UNQUALIFIED > 0: these"
+                + " statements stop growing; PLAN_CACHE_HITS grow with EXEC_COUNT.")
+        .expect(Expectation.serverSide("TiDB stops refusing these statements' plans (server-side)"))
+        .build();
+  }
+
+  private static String duration(long nanos) {
+    return nanos >= 10_000_000_000L
+        ? String.format(java.util.Locale.ROOT, "%.1f s", nanos / 1e9)
+        : String.format(java.util.Locale.ROOT, "%.1f ms", nanos / 1e6);
+  }
+
+  @Override
+  public List<Withheld> withheld(TrafficProfile profile, ServerView server) {
+    if (server == null || !server.isTiDB()) {
+      return Collections.emptyList();
+    }
+    boolean recorded = false;
+    for (StatementSummary st : server.statements()) {
+      recorded |= st.planCacheUnqualified() >= 0;
+    }
+    if (!recorded && !server.statements().isEmpty()) {
+      return Collections.singletonList(
+          new Withheld(ID, "which statements TiDB's plan cache refuses",
+              "STATEMENTS_SUMMARY.PLAN_CACHE_UNQUALIFIED (TiDB v7.x or later)", "TiDB " + server.versionString() + " without it"));
+    }
+    List<Refused> few = refused(profile, server, 1);
+    if (few.isEmpty()) {
+      return Collections.emptyList();
+    }
+    long most = few.get(0).refusals;
+    return Collections.singletonList(
+        new Withheld(ID, "the statements TiDB's plan cache refused (" + few.size() + ")",
+            MIN_REFUSALS + " refusals of one statement", "at most " + most));
+  }
+}

@@ -1,0 +1,102 @@
+package io.wireadvisor.advisor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.wireadvisor.report.Reports;
+import io.wireadvisor.server.ServerView;
+import io.wireadvisor.server.StatementSummary;
+import org.junit.jupiter.api.Test;
+
+class PlanCacheRefusedRuleTest {
+  private static StatementSummary row(String digestText, long exec, long refused, String reason) {
+    return new StatementSummary("bank", digestText, exec, exec - refused, false, 1, "d" + digestText.hashCode(), 1)
+        .withPlanCacheFacts(refused, reason, 20_000, 150_000);
+  }
+
+  @Test
+  void namesEachRefusedStatementWithTidbsReasonInWordsAndItsFix() {
+    ServerView view = BankLikeProfiles.tidb(7).toBuilder()
+        .global("tidb_enable_plan_cache_for_param_limit", "OFF")
+        .statement(row("select `bank` . `t12` /* shape 0 */", 5000, 4000, "'<nil>' may be converted to INT"))
+        .statement(row("update `bank` . `t00` /* shape 180 */", 5000, 50, "query has 'limit ?' is un-cacheable"))
+        .statement(row("select `unrelated`", 99999, 99999, "query has sub-queries is un-cacheable"))
+        .build();
+    Recommendation r = new PlanCacheRefusedRule().evaluate(BankLikeProfiles.scenario(7), view);
+    assertThat(r).isNotNull();
+    assertThat(r.title()).isEqualTo("Make the 2 statements TiDB's plan cache refuses cacheable");
+    assertThat(String.join("\n", r.evidence()))
+        .contains("TiDB refused to cache the plan of 4,050 of 10,000 executions of 2 statements")
+        .contains("(607.5 ms of TiDB compile time)")
+        .contains("refused 4,000 of 5,000 times; TiDB's reason: \"NULL may be converted to INT\"")
+        .contains("Hibernate 6 pads batch-fetch IN (...) lists with NULL")
+        .contains("TiDB's reason: \"query has 'limit ?' is un-cacheable\"")
+        // A statement the profile never sent is not this application's.
+        .doesNotContain("sub-queries");
+    assertThat(r.change().sql()).containsExactly("SET GLOBAL tidb_enable_plan_cache_for_param_limit = ON;");
+    assertThat(r.change().notes()).anySatisfy(n -> assertThat(n).contains("JOIN FETCH"));
+  }
+
+  @Test
+  void aVariableTheServerHasOnOrLacksIsNotAdvised() {
+    ServerView on = BankLikeProfiles.tidb(7).toBuilder()
+        .global("tidb_enable_plan_cache_for_param_limit", "ON")
+        .statement(row("select `bank` . `t12` /* shape 0 */", 5000, 4000, "query has 'limit ?' is un-cacheable"))
+        .build();
+    assertThat(new PlanCacheRefusedRule().evaluate(BankLikeProfiles.scenario(7), on).change().sql()).isEmpty();
+    ServerView lacks = BankLikeProfiles.tidb(7).toBuilder()
+        .statement(row("select `bank` . `t12` /* shape 0 */", 5000, 4000, "query has 'limit ?' is un-cacheable"))
+        .build();
+    assertThat(new PlanCacheRefusedRule().evaluate(BankLikeProfiles.scenario(7), lacks).change().sql()).isEmpty();
+  }
+
+  @Test
+  void aValueTidbQuotesInItsReasonNeverReachesTheReport() {
+    ServerView view = BankLikeProfiles.tidb(7).toBuilder()
+        .statement(row("select `bank` . `t12` /* shape 0 */", 5000, 4000, "'4111-1111-1111-1111' may be converted to INT"))
+        .statement(row("update `bank` . `t00` /* shape 180 */", 5000, 4000, "some future reason about 'secret-value'"))
+        .build();
+    Analysis a = Advisor.analyze(BankLikeProfiles.scenario(7), view);
+    String all = Reports.text(a) + Reports.markdown(a) + Reports.json(a) + Reports.html(a);
+    assertThat(all).doesNotContain("4111").doesNotContain("secret-value");
+    assertThat(all).contains("'?' may be converted to INT").contains("TiDB: some future reason about '?'");
+  }
+
+  @Test
+  void tidbsOwnSqlWordsAreKeptAndValuesAreNot() {
+    assertThat(PlanCacheRefusal.redacted("query has 'limit ?' is un-cacheable")).isEqualTo("query has 'limit ?' is un-cacheable");
+    assertThat(PlanCacheRefusal.redacted("query has 'rand' is un-cacheable")).isEqualTo("query has 'rand' is un-cacheable");
+    assertThat(PlanCacheRefusal.redacted("'<nil>' may be converted to INT")).isEqualTo("NULL may be converted to INT");
+    assertThat(PlanCacheRefusal.redacted("'abc' may be converted to INT")).isEqualTo("'?' may be converted to INT");
+    // A function "name" that is a value in disguise is not a name.
+    assertThat(PlanCacheRefusal.redacted("query has 'p@ss word' is un-cacheable")).isEqualTo("query has '?' is un-cacheable");
+  }
+
+  @Test
+  void belowTheMinimumItSaysNotEnoughTrafficToJudge() {
+    ServerView view = BankLikeProfiles.tidb(7).toBuilder()
+        .statement(row("select `bank` . `t12` /* shape 0 */", 5000, PlanCacheRefusedRule.MIN_REFUSALS - 1, "query has 'limit ?' is un-cacheable"))
+        .build();
+    PlanCacheRefusedRule rule = new PlanCacheRefusedRule();
+    assertThat(rule.evaluate(BankLikeProfiles.scenario(7), view)).isNull();
+    assertThat(rule.withheld(BankLikeProfiles.scenario(7), view)).singleElement()
+        .satisfies(w -> assertThat(w.message()).startsWith("not enough traffic to judge the statements TiDB's plan cache refused (1)")
+            .contains("need 10 refusals of one statement; have at most 9"));
+  }
+
+  @Test
+  void aTidbThatDoesNotRecordRefusalsIsSaidSo() {
+    ServerView view = BankLikeProfiles.tidb(7).toBuilder()
+        .statement(new StatementSummary("bank", "select `bank` . `t12` /* shape 0 */", 5000, 0, false, 1))
+        .build();
+    PlanCacheRefusedRule rule = new PlanCacheRefusedRule();
+    assertThat(rule.evaluate(BankLikeProfiles.scenario(7), view)).isNull();
+    assertThat(rule.withheld(BankLikeProfiles.scenario(7), view)).singleElement()
+        .satisfies(w -> assertThat(w.need()).contains("PLAN_CACHE_UNQUALIFIED"));
+  }
+
+  @Test
+  void notOnMariaDb() {
+    assertThat(new PlanCacheRefusedRule().evaluate(BankLikeProfiles.scenario(7), BankLikeProfiles.mariadb())).isNull();
+    assertThat(new PlanCacheRefusedRule().withheld(BankLikeProfiles.scenario(7), BankLikeProfiles.mariadb())).isEmpty();
+  }
+}
