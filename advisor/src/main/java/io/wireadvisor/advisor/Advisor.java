@@ -53,7 +53,7 @@ public final class Advisor {
         withheld.addAll(rule.withheld(profile, server));
       }
     }
-    Estimates estimates = new Estimates(profile);
+    Estimates estimates = new Estimates(profile, server);
     List<Recommendation> ranked = estimates.ranked(recommendations);
     return new Analysis(
         ProfileSummary.of(profile),

@@ -22,11 +22,13 @@ import java.util.Map;
  * Time, not only counts: what each recommendation is estimated to save (round trips and the time
  * the application spent on them), the statements ranked by time, and the first screen's outlook.
  *
- * <p>The estimates count only round trips a change removes, each at the time the profile
+ * <p>The estimates count the round trips a change removes, each at the time the profile
  * measured for it (the removed shapes' own latency where they have one, else the median of their
- * command type). Server-side gains (parse and plan time saved by the plan cache, TSO waits saved
- * by RC read checks, reads served from a cached table) are not in the profile and are not
- * estimated; each {@link Saving} says so.
+ * command type). On TiDB with STATEMENTS_SUMMARY's optimizer times ({@code AVG_PARSE_LATENCY},
+ * {@code AVG_COMPILE_LATENCY}) they also count the parse and compile time the plan cache removes
+ * from each execution it will serve: the client waits for it, and it is most of TiDB's CPU on
+ * short statements. Other server-side gains (TSO waits saved by RC read checks, reads served from
+ * a cached table) are not estimated; each {@link Saving} says so.
  */
 final class Estimates {
   /** How many statements the report ranks by time. */
@@ -37,11 +39,43 @@ final class Estimates {
   private final TrafficProfile profile;
   private final Workload w;
   private final JdbcSettings jdbc;
+  private final ServerView server;
+  /** Normalized digest text -> {executions, parse ns x executions, compile ns x executions}. */
+  private Map<String, double[]> optimizer;
 
   Estimates(TrafficProfile profile) {
+    this(profile, null);
+  }
+
+  /** @param server the inspected server, or null: then no server time is estimated */
+  Estimates(TrafficProfile profile, ServerView server) {
     this.profile = profile;
     this.w = Workload.of(profile);
     this.jdbc = JdbcSettings.of(profile);
+    this.server = server;
+  }
+
+  /**
+   * TiDB's average parse and compile nanoseconds per execution of this shape, from the summary
+   * rows of its statement (weighted by executions across schemas); null when TiDB does not say.
+   */
+  double[] optimizerNanos(ShapeStats s) {
+    if (optimizer == null) {
+      optimizer = new java.util.HashMap<>();
+      if (server != null && server.isTiDB()) {
+        for (io.wireadvisor.server.StatementSummary row : server.statements()) {
+          if (row.avgParseNanos() < 0 || row.avgCompileNanos() < 0 || row.execCount() <= 0) {
+            continue;
+          }
+          double[] t = optimizer.computeIfAbsent(SummaryMatch.normalize(row.digestText()), k -> new double[3]);
+          t[0] += row.execCount();
+          t[1] += (double) row.avgParseNanos() * row.execCount();
+          t[2] += (double) row.avgCompileNanos() * row.execCount();
+        }
+      }
+    }
+    double[] t = optimizer.get(SummaryMatch.normalize(s.digestText()));
+    return t == null || t[0] == 0 ? null : new double[] {t[1] / t[0], t[2] / t[0]};
   }
 
   /** The kind of server, from the inspected view or else from the profile's sources. */
@@ -101,9 +135,54 @@ final class Estimates {
         return probes("validation queries", new ProbeKind[] {ProbeKind.VALIDATION_QUERY});
       case BatchRewriteRule.ID:
         return batches();
+      case PlanCacheRule.ID:
+        return compileTime(r, false);
+      case PlanCacheRefusedRule.ID:
+        return compileTime(r, true);
       default:
         return serverSide(r);
     }
+  }
+
+  /**
+   * The compile time TiDB's plan cache will skip for server-prepared executions that miss it now
+   * (the cache off or too small, or the statements it refuses): each such execution of the
+   * profile at its statement's average compile time, scaled by the share of executions that miss
+   * the cache in TiDB's summary. Server-side otherwise.
+   */
+  private Saving compileTime(Recommendation r, boolean refusedOnly) {
+    if (server == null || !server.isTiDB()) {
+      return serverSide(r);
+    }
+    Map<String, double[]> missShare = new java.util.HashMap<>();
+    for (io.wireadvisor.server.StatementSummary row : server.statements()) {
+      long misses = refusedOnly ? Math.max(0, row.planCacheUnqualified()) : row.execCount() - row.planCacheHits();
+      double[] m = missShare.computeIfAbsent(SummaryMatch.normalize(row.digestText()), k -> new double[2]);
+      m[0] += Math.max(0, misses);
+      m[1] += row.execCount();
+    }
+    double nanos = 0;
+    long executions = 0;
+    for (ShapeStats s : profile.shapes().values()) {
+      long n = s.count(Via.EXECUTES);
+      double[] o = n > 0 && Workload.isBusiness(s) ? optimizerNanos(s) : null;
+      double[] m = o == null ? null : missShare.get(SummaryMatch.normalize(s.digestText()));
+      if (m == null || m[1] == 0 || m[0] == 0) {
+        continue;
+      }
+      long missed = Math.round(n * Math.min(1.0, m[0] / m[1]));
+      nanos += missed * o[1];
+      executions += missed;
+    }
+    if (executions == 0) {
+      return serverSide(r);
+    }
+    return new Saving(0, 0, nanos / NANOS,
+        "no round trips: " + Fmt.count(executions) + " server-prepared executions in the window miss"
+            + " TiDB's plan cache (the share STATEMENTS_SUMMARY shows"
+            + (refusedOnly ? " refused" : " without a plan-cache hit") + "), each compiled again at"
+            + " its statement's AVG_COMPILE_LATENCY: " + String.format(Locale.ROOT, "%.3f s", nanos / NANOS)
+            + " of time the client waits and TiDB computes");
   }
 
   private Saving textProtocol() {
@@ -117,6 +196,27 @@ final class Estimates {
     double q = median(CommandType.QUERY);
     double e = median(CommandType.STMT_EXECUTE);
     double seconds = q > 0 && e > 0 ? Math.max(0, r * (q - e)) / NANOS : 0;
+    // What TiDB spends parsing and optimizing the repeated text statements, which the plan cache
+    // serves once they are prepared.
+    double optimizerNanos = 0;
+    long timedExecutions = 0;
+    for (ShapeStats s : profile.shapes().values()) {
+      long t = s.count(Via.TEXT_EXECUTES);
+      double[] o = Workload.isBusiness(s) && t >= Workload.REPEATED_MIN_EXECUTIONS ? optimizerNanos(s) : null;
+      if (o != null) {
+        optimizerNanos += t * (o[0] + o[1]);
+        timedExecutions += t;
+      }
+    }
+    double serverSeconds = optimizerNanos / NANOS;
+    String serverWords =
+        timedExecutions == 0
+            ? " On TiDB the plan cache also saves parse and optimize time, not estimated here (no"
+                + " STATEMENTS_SUMMARY optimizer times for these statements)."
+            : " TiDB's STATEMENTS_SUMMARY: parsing and optimizing " + Fmt.count(timedExecutions)
+                + " of them took " + String.format(Locale.ROOT, "%.3f s", serverSeconds)
+                + " (AVG_PARSE_LATENCY + AVG_COMPILE_LATENCY), which plan-cache hits skip;"
+                + " the estimate takes the larger of the two.";
     String assumption =
         "each of "
             + Fmt.count(r)
@@ -130,9 +230,10 @@ final class Estimates {
                     + ") minus the median COM_STMT_EXECUTE ("
                     + ms(e)
                     + ") per statement"
-                : "; no time is estimated: the profile has no COM_STMT_EXECUTE latency to compare")
-            + ". On TiDB the plan cache also saves parse and optimize time, not estimated here.";
-    return new Saving(r, r + prepares, seconds, assumption, delta);
+                : "; the profile has no COM_STMT_EXECUTE latency to compare")
+            + "."
+            + serverWords;
+    return new Saving(r, r + prepares, Math.max(seconds, serverSeconds), assumption, delta);
   }
 
   private Saving statementCache() {

@@ -1,0 +1,68 @@
+package io.wireadvisor.advisor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.server.ServerView;
+import io.wireadvisor.server.StatementSummary;
+import org.junit.jupiter.api.Test;
+
+/** On TiDB the saving counts the parse and compile time the plan cache removes (issue 25). */
+class ServerTimeEstimateTest {
+  private static final long PARSE = 100_000;
+  private static final long COMPILE = 400_000;
+
+  /** Summary rows for shapes 0 and 1 with the given optimizer times; others unknown. */
+  private static ServerView tidb(int scenario, long hits) {
+    ServerView.Builder b = BankLikeProfiles.tidb(scenario).toBuilder();
+    for (int i = 0; i < 2; i++) {
+      b.statement(new StatementSummary("bank", "select `bank` . `" + BankLikeProfiles.table(BankLikeProfiles.WRITTEN_TABLES + i)
+          + "` /* shape " + i + " */", 1000, hits, hits > 0, 1, "d" + i, 1)
+          .withPlanCacheFacts(0, null, PARSE, COMPILE));
+    }
+    return b.build();
+  }
+
+  @Test
+  void textStatementsOnTidbSaveTheirParseAndCompileTime() {
+    TrafficProfile text = BankLikeProfiles.scenario(1);
+    Analysis without = Advisor.analyze(text, BankLikeProfiles.tidb(1));
+    Analysis with = Advisor.analyze(text, tidb(1, 0));
+    Recommendation before = find(without, TextProtocolRule.ID);
+    Recommendation after = find(with, TextProtocolRule.ID);
+    // Two shapes, each executed EXECUTIONS_PER_SHAPE times over text, at 0.5 ms of TiDB optimizer time.
+    double expected = 2 * BankLikeProfiles.EXECUTIONS_PER_SHAPE * (PARSE + COMPILE) / 1e9;
+    assertThat(after.saving().secondsSaved()).isCloseTo(Math.max(expected, before.saving().secondsSaved()), within(1e-9));
+    assertThat(after.saving().secondsSaved()).isGreaterThan(before.saving().secondsSaved());
+    assertThat(after.saving().assumption()).contains("AVG_PARSE_LATENCY + AVG_COMPILE_LATENCY");
+  }
+
+  @Test
+  void preparedStatementsThatMissTheCacheSaveTheirCompileTimeOnly() {
+    // Scenario 3: server-prepared; the plan cache off makes every execution compile again.
+    ServerView off = tidb(3, 0).toBuilder().global("tidb_enable_prepared_plan_cache", "OFF").build();
+    Recommendation r = find(Advisor.analyze(BankLikeProfiles.scenario(3), off), PlanCacheRule.ID);
+    double expected = 2 * BankLikeProfiles.EXECUTIONS_PER_SHAPE * COMPILE / 1e9;
+    assertThat(r.saving().secondsSaved()).isCloseTo(expected, within(1e-9));
+    assertThat(r.saving().assumption()).contains("AVG_COMPILE_LATENCY");
+  }
+
+  @Test
+  void executionsThatAlreadyHitTheCacheSaveNothing() {
+    ServerView off = tidb(3, 1000).toBuilder().global("tidb_enable_prepared_plan_cache", "OFF").build();
+    Recommendation r = find(Advisor.analyze(BankLikeProfiles.scenario(3), off), PlanCacheRule.ID);
+    assertThat(r.saving().secondsSaved()).isZero();
+  }
+
+  @Test
+  void noServerNoServerTime() {
+    Recommendation r = find(Advisor.analyze(BankLikeProfiles.scenario(1), null), TextProtocolRule.ID);
+    assertThat(r.saving().assumption()).contains("not estimated here");
+  }
+
+  private static Recommendation find(Analysis a, String id) {
+    return a.recommendations().stream().filter(r -> r.id().equals(id)).findFirst()
+        .orElseThrow(() -> new AssertionError("no " + id + " in " + a.recommendations()));
+  }
+}
