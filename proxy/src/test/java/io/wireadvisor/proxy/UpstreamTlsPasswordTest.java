@@ -377,10 +377,24 @@ class UpstreamTlsPasswordTest {
     assertThat(h.client(packet(0, changeUser(CLEAR, "mysql_clear_password")))).isNotEmpty();
   }
 
-  /** Both legs plaintext: the password already crossed the network in clear, the user's call. */
+  /**
+   * Both legs plaintext: a clear password would cross both, so it is refused (it was relayed
+   * before the proxy guarded plaintext client legs: issue 28); {@code --allow-cleartext-passwords}
+   * relays it.
+   */
   @Test
-  void bothLegsPlaintextRelayClearPasswords() throws Exception {
-    TrackerHarness h = new TrackerHarness(false, UpstreamTls.Mode.OFF);
+  void bothLegsPlaintextRefuseClearPasswordsUnlessCleartextIsAllowed() throws Exception {
+    TrackerHarness refused = new TrackerHarness(false, UpstreamTls.Mode.OFF);
+    refused.server(packet(0, Wire.greeting("8.0.36", CAPS, "mysql_clear_password")));
+    assertThatThrownBy(
+            () -> refused.client(packet(1, Wire.handshakeResponse(CAPS, "app", CLEAR, "mysql_clear_password"))))
+        .isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("'mysql_clear_password'")
+        .hasMessageContaining("this client's plaintext connection to the proxy")
+        .hasMessageContaining("--allow-cleartext-passwords");
+    assertNoSecretUpstream(refused);
+
+    TrackerHarness h = new TrackerHarness(false, UpstreamTls.Mode.OFF, false, true);
     h.server(packet(0, Wire.greeting("8.0.36", CAPS, "mysql_clear_password")));
     byte[] response = packet(1, Wire.handshakeResponse(CAPS, "app", CLEAR, "mysql_clear_password"));
     assertThat(h.client(response)).isEqualTo(response);
