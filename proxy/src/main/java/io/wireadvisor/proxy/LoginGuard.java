@@ -37,6 +37,13 @@ final class LoginGuard {
    * #guardsPasswords()}.
    */
   String authPlugin;
+  /**
+   * The server is TiDB (its greeting's version says so): it reads caching_sha2_password's full
+   * authentication only as the password in clear, with no RSA exchange (TiDB's {@code
+   * clientConn.authSha}: "requestRsaPubKey = 2 // Not supported yet"), so a plaintext client is
+   * never shown that request: some clients (the MariaDB mysql CLI) would answer it in clear.
+   */
+  boolean serverIsTiDB;
 
   /** What the server last asked a plaintext client for: what its next auth packet may be. */
   private enum Asked {
@@ -227,6 +234,16 @@ final class LoginGuard {
               + " authentication), which would cross " + plaintextLeg() + "; log in once without"
               + " TLS (fills the server's cache for fast authentication), use"
               + " mysql_native_password, or:" + remedy());
+    }
+    if (!clientTls && sha2 && fullAuth && serverIsTiDB) {
+      throw new ProtocolException(
+          Packets.ER_ACCESS_DENIED,
+          "the server (TiDB) asks for the password in full (caching_sha2_password full"
+              + " authentication) and reads it only in clear, which would cross "
+              + plaintextLeg() + "; TiDB has no RSA public-key exchange. Connect to the proxy"
+              + " with TLS and run it with --upstream-tls preferred or required (TiDB with"
+              + " auto-tls offers TLS), use mysql_native_password, or, only if every path is"
+              + " trusted, --allow-cleartext-passwords");
     }
     if (!clientTls && sha2 && fullAuth && asked == Asked.NOTHING) {
       asked = Asked.FULL_AUTH; // relayed; the client's answer is checked

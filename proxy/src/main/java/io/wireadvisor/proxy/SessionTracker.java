@@ -563,7 +563,11 @@ final class SessionTracker {
     int upstreamSeq = (seq + authShift - 1) & 0xff; // the SSLRequest takes the response's place
     byte[] request = new byte[Packets.HEADER_LENGTH + 32];
     putHeader(request, 32, upstreamSeq);
-    System.arraycopy(head, 0, request, Packets.HEADER_LENGTH, 9);
+    // The response's first 32 bytes, as a client's own SSLRequest repeats them: flags, max
+    // packet, character set and the filler, whose last 4 bytes carry MariaDB's extended
+    // capabilities (a MariaDB server reads them from the first packet only: zeroed, the MariaDB
+    // mysql CLI got "malformed packet" at its first query over TLS on both legs).
+    System.arraycopy(head, 0, request, Packets.HEADER_LENGTH, 32);
     byte[] response = new byte[Packets.HEADER_LENGTH + length];
     putHeader(response, length, upstreamSeq + 1);
     System.arraycopy(head, 0, response, Packets.HEADER_LENGTH, length);
@@ -821,6 +825,7 @@ final class SessionTracker {
     }
     // The upstream leg only: what the client is offered depends on client TLS alone.
     login.upstreamTls = upstreamMode != UpstreamTls.Mode.OFF && serverOffersTls;
+    login.serverIsTiDB = version.contains("TiDB");
     caps &=
         ~(Capabilities.CLIENT_SSL
             | Capabilities.CLIENT_COMPRESS

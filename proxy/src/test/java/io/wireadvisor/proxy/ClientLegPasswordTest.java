@@ -191,6 +191,28 @@ class ClientLegPasswordTest {
     assertThat(fast.tracker.inCommandPhase()).isTrue();
   }
 
+  /**
+   * TiDB reads full authentication only in clear (no RSA exchange): a plaintext client is never
+   * shown the request, which the MariaDB mysql CLI answers with its password in clear.
+   */
+  @Test
+  void tidbsFullAuthenticationRequestNeverReachesAPlaintextClient() throws Exception {
+    for (UpstreamTls.Mode mode : new UpstreamTls.Mode[] {UpstreamTls.Mode.OFF, UpstreamTls.Mode.PREFERRED}) {
+      TrackerHarness h = new TrackerHarness(false, mode);
+      h.server(packet(0, Wire.greeting("8.0.11-TiDB-v9.0.0", CAPS, "mysql_native_password")));
+      h.client(packet(1, Wire.handshakeResponse(CAPS, "app", new byte[20], "mysql_native_password")));
+      byte[] authSwitch = concat(bytes(0xfe), Wire.nul("caching_sha2_password"), new byte[20], bytes(0));
+      assertThat(h.server(packet(2, authSwitch))).isEqualTo(packet(2, authSwitch));
+      assertThat(h.client(packet(3, new byte[32]))).isEqualTo(packet(3, new byte[32]));
+      int shown = h.downstream.size();
+      assertThatThrownBy(() -> h.server(packet(4, FULL_AUTH)))
+          .isInstanceOf(ProtocolException.class)
+          .hasMessageContaining("(TiDB)")
+          .hasMessageContaining("--upstream-tls preferred or required");
+      assertThat(h.downstream.size()).isEqualTo(shown);
+    }
+  }
+
   @Test
   void theCleartextFlagRelaysAClearAnswer() throws Exception {
     TrackerHarness h = new TrackerHarness(false, UpstreamTls.Mode.OFF, false, true);

@@ -295,6 +295,27 @@ class UpstreamTlsTrackerTest {
     }
   }
 
+  /**
+   * A MariaDB client's extended capabilities (the filler's last 4 bytes) reach the server in the
+   * proxy's SSLRequest, the packet a MariaDB server reads them from (zeroed, the mysql CLI got
+   * "malformed packet" at its first query with both legs TLS: CleartextPasswordIT).
+   */
+  @Test
+  void theProxysSslRequestRepeatsTheResponsesFirst32BytesWithMariaDbExtendedCapabilities()
+      throws Exception {
+    TrackerHarness h = new TrackerHarness(false, UpstreamTls.Mode.REQUIRED);
+    h.server(packet(0, Wire.greeting("11.4.5-MariaDB", CAPS | SSL, "mysql_native_password")));
+    byte[] response = Wire.handshakeResponse(CAPS & ~1, "app", new byte[20], "mysql_native_password");
+    response[28] = 0x1d; // MARIADB_CLIENT_PROGRESS | STMT_BULK_OPERATIONS | EXTENDED_METADATA | CACHE_METADATA
+    h.client(packet(1, response));
+    assertThat(h.tracker.takeStartUpstreamTls()).isTrue();
+    byte[] request = h.tracker.upstreamSslRequest();
+    assertThat(request).hasSize(4 + 32);
+    assertThat(request[4 + 28]).isEqualTo((byte) 0x1d);
+    assertThat(java.util.Arrays.copyOfRange(request, 8, 36))
+        .isEqualTo(java.util.Arrays.copyOfRange(h.tracker.upstreamHandshakeResponse(), 8, 36));
+  }
+
   @Test
   void aHandshakeResponseTooShortToCarryALoginIsRejected() throws Exception {
     TrackerHarness h = new TrackerHarness(false, UpstreamTls.Mode.REQUIRED);
