@@ -231,19 +231,20 @@ final class LoginGuard {
       throw new ProtocolException(
           Packets.ER_ACCESS_DENIED,
           "the server asks for the password in full (caching_sha2_password full"
-              + " authentication), which would cross " + plaintextLeg() + "; log in once without"
-              + " TLS (fills the server's cache for fast authentication), use"
-              + " mysql_native_password, or:" + remedy());
+              + " authentication), which would cross " + plaintextLeg() + "; "
+              + (serverIsTiDB ? "" : "log in once without TLS (fills the server's cache for fast"
+                  + " authentication), ")
+              + "use mysql_native_password, or:" + remedy());
     }
     if (!clientTls && sha2 && fullAuth && serverIsTiDB) {
       throw new ProtocolException(
           Packets.ER_ACCESS_DENIED,
-          "the server (TiDB) asks for the password in full (caching_sha2_password full"
-              + " authentication) and reads it only in clear, which would cross "
-              + plaintextLeg() + "; TiDB has no RSA public-key exchange. Connect to the proxy"
-              + " with TLS and run it with --upstream-tls preferred or required (TiDB with"
-              + " auto-tls offers TLS), use mysql_native_password, or, only if every path is"
-              + " trusted, --allow-cleartext-passwords");
+          // Under 512 bytes with the proxy's prefix: the mysql CLI cuts messages there.
+          "TiDB asks for the full password (caching_sha2_password) and reads it only in clear"
+              + " (no RSA exchange); it would cross " + plaintextLeg() + ". Connect to the proxy"
+              + " with TLS and run it with --upstream-tls preferred or required, use"
+              + " mysql_native_password, or, only if every path is trusted,"
+              + " --allow-cleartext-passwords");
     }
     if (!clientTls && sha2 && fullAuth && asked == Asked.NOTHING) {
       asked = Asked.FULL_AUTH; // relayed; the client's answer is checked
@@ -345,9 +346,10 @@ final class LoginGuard {
           "the server asks for the password in full (" + what + ") and, as the proxy's"
               + " upstream connection is TLS, accepts it only in clear, but this client's"
               + " connection to the proxy is plaintext, so it would send it RSA-encrypted;"
-              + " connect to the proxy with TLS (it offers TLS), log in once elsewhere"
-              + " (fills the server's cache for fast authentication) or use"
-              + " mysql_native_password");
+              + " connect to the proxy with TLS (it offers TLS), "
+              + (serverIsTiDB ? "" : "log in once elsewhere (fills the server's cache for fast"
+                  + " authentication) ")
+              + "or use mysql_native_password");
     }
   }
 

@@ -207,7 +207,7 @@ class ClientLegPasswordTest {
       int shown = h.downstream.size();
       assertThatThrownBy(() -> h.server(packet(4, FULL_AUTH)))
           .isInstanceOf(ProtocolException.class)
-          .hasMessageContaining("(TiDB)")
+          .hasMessageContaining("TiDB asks for the full password")
           .hasMessageContaining("--upstream-tls preferred or required");
       assertThat(h.downstream.size()).isEqualTo(shown);
     }
