@@ -753,7 +753,13 @@ final class SessionTracker {
   private final class ServerSide implements PacketScanner.Handler {
     @Override
     public boolean holdNextPacket() {
-      // Guarded, each server auth packet is checked whole before the client sees any of it.
+      // Guarded, each server auth packet is checked whole before the client sees any of it,
+      // COM_CHANGE_USER's too (a request split across reads would otherwise reach the client in
+      // part before the check refuses it).
+      if (phase == Phase.COMMAND && ringSize > 0 && expect == Expect.AUTH && login.guardsPasswords()) {
+        serverScanner.heldSeqShift(0); // commands are never renumbered
+        return true;
+      }
       return phase == Phase.GREETING
           || (phase == Phase.AUTH && (authShift != 0 || login.guardsPasswords()));
     }

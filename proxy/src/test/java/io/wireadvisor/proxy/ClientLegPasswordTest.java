@@ -152,6 +152,20 @@ class ClientLegPasswordTest {
     assertThatThrownBy(() -> sha2.client(packet(2, CLEAR))).isInstanceOf(ProtocolException.class);
     assertNoSecretUpstream(sha2);
 
+    // TiDB's request split across two reads during COM_CHANGE_USER: held, none of it shown.
+    TrackerHarness split = new TrackerHarness(false, UpstreamTls.Mode.OFF);
+    split.server(packet(0, Wire.greeting("8.0.11-TiDB-v9.0.0", CAPS, "mysql_native_password")));
+    split.client(packet(1, Wire.handshakeResponse(CAPS, "app", new byte[20], "mysql_native_password")));
+    split.server(packet(2, Wire.ok(2)));
+    split.client(changeUser);
+    int shown = split.downstream.size();
+    byte[] request = packet(1, FULL_AUTH);
+    assertThat(split.server(Arrays.copyOfRange(request, 0, 5))).isEmpty();
+    assertThatThrownBy(() -> split.server(Arrays.copyOfRange(request, 5, request.length)))
+        .isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("TiDB asks for the full password");
+    assertThat(split.downstream.size()).isEqualTo(shown);
+
     // An answer too long to hold streams: refused at its first byte, before any of it moves.
     TrackerHarness longAnswer = loggedIn();
     longAnswer.client(changeUser);
