@@ -54,7 +54,9 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             context.stats,
             context::serverVersion,
             context.config.tls() != null,
-            context.config.upstreamTls());
+            context.config.upstreamTls().mode(),
+            context.config.upstreamTls().plaintextPasswordsAllowed(),
+            context.config.cleartextPasswordsAllowed());
     ProxyLimits limits = context.config.limits();
     tracker.statementLimits(limits.statementBytesPerConnection(), limits.statementBytesTotal());
     if (context.capture.enabled()) {

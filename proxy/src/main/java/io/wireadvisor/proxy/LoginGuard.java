@@ -4,17 +4,29 @@ import io.wireadvisor.wire.Bytes;
 
 /**
  * The login phase's guard (TiProxy keeps the same in its authenticator, apart from the command
- * processor): which of the proxy's two legs is TLS, and, when only the client's is, that no
- * authentication exchange carries the password itself across the plaintext upstream leg. It reads
- * the plugin named by the client's HandshakeResponse and COM_CHANGE_USER and by the server's
- * AuthSwitchRequest, and the server's AuthMoreData, and refuses with ERR 1045 what is not a
- * challenge–response. {@link SessionTracker} follows the packets; this decides.
+ * processor): which of the proxy's two legs is TLS, and that no authentication exchange carries a
+ * password in clear across a plaintext leg, whichever leg that is. It reads the plugin named by
+ * the client's HandshakeResponse and COM_CHANGE_USER and by the server's AuthSwitchRequest, the
+ * server's AuthMoreData and, when the client's own leg is plaintext, the client's answers to
+ * them, and refuses with ERR 1045 what is neither a challenge–response nor caching_sha2_password's
+ * RSA public-key exchange. {@link SessionTracker} follows the packets; this decides.
+ *
+ * <pre>
+ *  client leg   upstream leg   what may pass (without --allow-cleartext-passwords)
+ *  TLS          TLS            everything (the password is encrypted on both legs)
+ *  TLS          plaintext      challenge-response only; "full authentication" refused
+ *  plaintext    plaintext      challenge-response; full authentication only as the RSA exchange
+ *                              (client 02, server's public key, client's ciphertext)
+ *  plaintext    TLS            challenge-response only (the server wants the password in clear)
+ * </pre>
  */
 final class LoginGuard {
   /** When the proxy talks TLS to the upstream (decided per connection by the greeting). */
   private final UpstreamTls.Mode upstreamMode;
-  /** {@code --allow-plaintext-upstream-passwords}: see {@link #guardsPasswords()}. */
+  /** {@code --allow-plaintext-upstream-passwords}: the upstream leg only, client leg TLS. */
   private final boolean plaintextPasswordsAllowed;
+  /** {@code --allow-cleartext-passwords}: any plaintext leg may carry a password in clear. */
+  private final boolean cleartextAllowed;
   /** TLS is on between client and proxy (the client counted an SSLRequest). */
   boolean clientTls;
   /** TLS is on between proxy and server (the server counts the proxy's SSLRequest). */
@@ -25,20 +37,47 @@ final class LoginGuard {
    * #guardsPasswords()}.
    */
   String authPlugin;
+  /**
+   * The server is TiDB (its greeting's version says so): it reads caching_sha2_password's full
+   * authentication only as the password in clear, with no RSA exchange (TiDB's {@code
+   * clientConn.authSha}: "requestRsaPubKey = 2 // Not supported yet"), so a plaintext client is
+   * never shown that request: some clients (the MariaDB mysql CLI) would answer it in clear.
+   */
+  boolean serverIsTiDB;
+
+  /** What the server last asked a plaintext client for: what its next auth packet may be. */
+  private enum Asked {
+    /** Nothing that a password could answer (a scramble, a fast-path result). */
+    NOTHING,
+    /** caching_sha2_password full authentication: only 0x02 (send me your public key) passes. */
+    FULL_AUTH,
+    /** The client asked for the public key; the server's next packet must be it. */
+    KEY_REQUESTED,
+    /** The server sent its public key: the client's next packet is the RSA ciphertext. */
+    CIPHERTEXT
+  }
+
+  private Asked asked = Asked.NOTHING;
 
   LoginGuard(UpstreamTls.Mode upstreamMode, boolean plaintextPasswordsAllowed) {
+    this(upstreamMode, plaintextPasswordsAllowed, false);
+  }
+
+  LoginGuard(UpstreamTls.Mode upstreamMode, boolean plaintextPasswordsAllowed, boolean cleartextAllowed) {
     this.upstreamMode = upstreamMode;
     this.plaintextPasswordsAllowed = plaintextPasswordsAllowed;
+    this.cleartextAllowed = cleartextAllowed;
   }
 
   /**
    * Authentication plugins whose exchange never carries the password itself, only a proof
-   * computed from it and the server's fresh scramble: relayed over a plaintext upstream leg even
-   * when the client's leg is TLS. {@code caching_sha2_password} is here for its fast path only;
-   * its full authentication (AuthMoreData 0x04) sends the password and is refused separately.
-   * MariaDB's {@code client_ed25519} signs the scramble. Everything else is refused while {@link
-   * #guardsPasswords()}: {@code mysql_clear_password} (also what LDAP simple, PAM and TiDB's
-   * {@code tidb_auth_token} use on the client), {@code sha256_password} and {@code
+   * computed from it and the server's fresh scramble: relayed over a plaintext leg. {@code
+   * caching_sha2_password} is here for its fast path; its full authentication (AuthMoreData
+   * 0x04), which a client under TLS answers with the password itself, is refused from a TLS
+   * client over a plaintext upstream, and passes a plaintext client only as the RSA public-key
+   * exchange. MariaDB's {@code client_ed25519} signs the scramble. Everything else is refused
+   * while {@link #guardsPasswords()}: {@code mysql_clear_password} (also what LDAP simple, PAM
+   * and TiDB's {@code tidb_auth_token} use on the client), {@code sha256_password} and {@code
    * tidb_sm3_password} (the password in clear over TLS), MariaDB's {@code dialog} (PAM prompts
    * answered in clear), {@code mysql_old_password}, and any plugin the proxy does not know.
    */
@@ -47,15 +86,28 @@ final class LoginGuard {
 
   private static final String CACHING_SHA2 = "caching_sha2_password";
 
+  /** The smallest RSA ciphertext a client sends (a 512-bit key; servers use 2048 and more). */
+  static final int MIN_RSA_CIPHERTEXT = 64;
+
   /**
-   * True when a password sent in clear by the client would be protected on the client's leg
-   * (TLS) but not on the upstream leg (plaintext) and the user did not allow that: the
-   * authentication plugin is then followed through every place it can be named and only
-   * {@link #CHALLENGE_RESPONSE_PLUGINS} pass. With both legs plaintext the password already
-   * crossed the network in clear, the user's own choice: relayed.
+   * True when a password sent in clear would cross a plaintext leg and no flag allows it: the
+   * client's own leg is plaintext, or it is TLS and the upstream's is not (then {@code
+   * --allow-plaintext-upstream-passwords} allows it too). The authentication plugin is then
+   * followed through every place it can be named and only {@link #CHALLENGE_RESPONSE_PLUGINS}
+   * pass. Only with TLS on both legs, or {@code --allow-cleartext-passwords}, is everything
+   * relayed.
    */
   boolean guardsPasswords() {
-    return clientTls && !upstreamTls && !plaintextPasswordsAllowed;
+    if (cleartextAllowed) {
+      return false;
+    }
+    return !clientTls || (!upstreamTls && !plaintextPasswordsAllowed);
+  }
+
+  /** A new exchange starts (HandshakeResponse, COM_CHANGE_USER) with the plugin it names. */
+  void exchange(String plugin) {
+    authPlugin = plugin;
+    asked = Asked.NOTHING;
   }
 
   /**
@@ -73,14 +125,33 @@ final class LoginGuard {
         Packets.ER_ACCESS_DENIED,
         "authentication plugin '" + plugin + "' (" + where + ") is not a challenge-response"
             + " the proxy knows (" + String.join(", ", challengeResponseNames()) + "): it may"
-            + " send the password itself, which would cross the proxy's plaintext upstream"
-            + " connection" + upstreamPlaintextReason() + ", so the login is refused and"
-            + " nothing of it is relayed." + SEND_IT_OVER_TLS);
+            + " send the password itself, which would cross " + plaintextLeg() + ", so the"
+            + " login is refused and nothing of it is relayed." + remedy());
   }
 
+  /** The TLS-client, plaintext-upstream remedy (kept for the messages that name it alone). */
   static final String SEND_IT_OVER_TLS =
       " Run the proxy with --upstream-tls required so it crosses TLS, or,"
           + " only if the path to the server is trusted, --allow-plaintext-upstream-passwords";
+
+  private static final String CLIENT_TLS_REMEDY =
+      " Connect to the proxy with TLS (it offers TLS: Connector/J sslMode=REQUIRED, mysql --ssl,"
+          + " PyMySQL ssl={...}) and run it with --upstream-tls required, or, only if every path"
+          + " is trusted, with --allow-cleartext-passwords";
+
+  /** What to do about a refusal, for the leg that is plaintext. */
+  String remedy() {
+    return clientTls ? SEND_IT_OVER_TLS : CLIENT_TLS_REMEDY;
+  }
+
+  /** The plaintext leg a clear password would cross, for messages. */
+  String plaintextLeg() {
+    return clientTls
+        ? "the proxy's plaintext upstream connection" + upstreamPlaintextReason()
+        : "this client's plaintext connection to the proxy"
+            + (upstreamTls ? "" : " and the proxy's plaintext upstream connection"
+                + upstreamPlaintextReason());
+  }
 
   private static java.util.List<String> challengeResponseNames() {
     return java.util.List.of("mysql_native_password", "caching_sha2_password fast path", "client_ed25519");
@@ -93,87 +164,181 @@ final class LoginGuard {
   }
 
   /**
-   * Checks each server packet of an authentication exchange (login or COM_CHANGE_USER) when the
-   * two legs differ in TLS, before it reaches the client.
+   * Checks each server packet of an authentication exchange (login or COM_CHANGE_USER), before
+   * it reaches the client.
    *
    * <ul>
-   *   <li>Client TLS, plaintext upstream ({@link #guardsPasswords()}): an AuthSwitchRequest must
-   *       name a challenge–response plugin (a switch to {@code mysql_clear_password} or {@code
-   *       dialog} is refused before the client answers it); AuthMoreData is expected only from
-   *       {@code caching_sha2_password}, and its "perform full authentication" (0x04), which the
-   *       client answers with its password in clear, is refused. The client never sends the
-   *       password: it is refused the request for it.
+   *   <li>While {@link #guardsPasswords()}, an AuthSwitchRequest must name a challenge–response
+   *       plugin (a switch to {@code mysql_clear_password} or {@code dialog} is refused before
+   *       the client answers it), and what else the server may send is an allowlist: OK, ERR,
+   *       and AuthMoreData only from {@code caching_sha2_password}: its fast-path success (0x01
+   *       0x03); with a plaintext client and upstream, its "perform full authentication" (0x01
+   *       0x04), whose answer {@link #checkClientAuthPacket} then checks, and the public key the
+   *       client asked for. A TLS client answers full authentication with its password in
+   *       clear: over a plaintext upstream it is refused.
    *   <li>Plaintext client, TLS upstream: the client would RSA-encrypt (or ask for the server's
    *       public key) where the server reads a clear password: the login cannot succeed, so it
    *       is refused with the reason instead of the server's bare "access denied".
    * </ul>
-   *
-   * With both legs TLS, or neither, both ends agree and everything passes through.
    */
   void checkServerAuthPacket(int length, byte[] head, int headLength)
       throws ProtocolException {
-    if (clientTls == upstreamTls) {
+    if (!guardsPasswords()) {
+      if (!clientTls && upstreamTls) {
+        refuseRsaOverTlsUpstream(length, head, headLength); // cannot work
+      }
       return;
     }
     if (headLength == 0) {
-      if (guardsPasswords()) {
+      throw new ProtocolException(
+          Packets.ER_ACCESS_DENIED,
+          "the server sent an empty authentication packet, which a challenge-response exchange"
+              + " has no place for; the client's answer could carry the password over "
+              + plaintextLeg() + "." + remedy());
+    }
+    if (!clientTls && upstreamTls) {
+      refuseRsaOverTlsUpstream(length, head, headLength); // says why it cannot work
+    }
+    int first = head[0] & 0xff;
+    if (first == Packets.EOF) {
+      String plugin = authSwitchPlugin(length, head, headLength);
+      refuseUnlessChallengeResponse(plugin, "the server's AuthSwitchRequest asks for it");
+      authPlugin = plugin;
+      asked = Asked.NOTHING; // the client answers with a proof over the new scramble
+      return;
+    }
+    if (first == Packets.OK || first == Packets.ERR) {
+      asked = Asked.NOTHING;
+      return;
+    }
+    if (first != Packets.AUTH_MORE_DATA) {
+      // An allowlist, not a list of known dangers: a packet the exchange has no place for may
+      // be read by some client as "send your password" (libmysqlclient takes a bare 0x04 so).
+      throw new ProtocolException(
+          Packets.ER_ACCESS_DENIED,
+          "the server sent an authentication packet (first byte 0x" + Integer.toHexString(first)
+              + ", " + length + " bytes) that a challenge-response exchange has no place for;"
+              + " the client's answer could carry the password over " + plaintextLeg() + "."
+              + remedy());
+    }
+    boolean sha2 = CACHING_SHA2.equals(authPlugin);
+    if (sha2 && length == 2 && headLength >= 2 && head[1] == 0x03) {
+      asked = Asked.NOTHING;
+      return; // caching_sha2_password's fast path succeeded; OK follows
+    }
+    boolean fullAuth = headLength >= 2 && head[1] == 0x04; // 0x01 0x04 …: the same to Connector/J
+    if (clientTls && fullAuth) {
+      throw new ProtocolException(
+          Packets.ER_ACCESS_DENIED,
+          "the server asks for the password in full (caching_sha2_password full"
+              + " authentication), which would cross " + plaintextLeg() + "; "
+              + (serverIsTiDB ? "" : "log in once without TLS (fills the server's cache for fast"
+                  + " authentication), ")
+              + "use mysql_native_password, or:" + remedy());
+    }
+    if (!clientTls && sha2 && fullAuth && serverIsTiDB) {
+      throw new ProtocolException(
+          Packets.ER_ACCESS_DENIED,
+          // Under 512 bytes with the proxy's prefix: the mysql CLI cuts messages there.
+          "TiDB asks for the full password (caching_sha2_password) and reads it only in clear"
+              + " (no RSA exchange); it would cross " + plaintextLeg() + ". Connect to the proxy"
+              + " with TLS and run it with --upstream-tls preferred or required, use"
+              + " mysql_native_password, or, only if every path is trusted,"
+              + " --allow-cleartext-passwords");
+    }
+    if (!clientTls && sha2 && fullAuth && asked == Asked.NOTHING) {
+      asked = Asked.FULL_AUTH; // relayed; the client's answer is checked
+      return;
+    }
+    if (!clientTls && sha2 && asked == Asked.KEY_REQUESTED && headLength >= 6
+        && head[1] == '-' && head[2] == '-' && head[3] == '-' && head[4] == '-' && head[5] == '-') {
+      asked = Asked.CIPHERTEXT; // the PEM public key the client asked for
+      return;
+    }
+    throw new ProtocolException(
+        Packets.ER_ACCESS_DENIED,
+        "the server sent more authentication data (AuthMoreData, " + length + " bytes) for"
+            + " plugin '" + authPlugin + "' other than caching_sha2_password's fast-path"
+            + " success (0x01 0x03)"
+            + (clientTls ? "" : ", its full-authentication request (0x01 0x04) or the public key"
+                + " the client asked for")
+            + ", the only such steps the proxy relays; the client's answer could carry the"
+            + " password over " + plaintextLeg() + "." + remedy());
+  }
+
+  /**
+   * With a plaintext client leg, checks each of the client's auth packets after the
+   * HandshakeResponse (or COM_CHANGE_USER) before any byte of it moves: after "perform full
+   * authentication" only the request for the server's public key (the single byte 0x02) passes,
+   * and after the public key only a ciphertext (at least {@value #MIN_RSA_CIPHERTEXT} bytes).
+   * Anything else there is the password in clear (NUL-terminated) or a ciphertext made with a
+   * key the client had beforehand, which the proxy cannot tell from it: refused with ERR 1045,
+   * nothing of it relayed. Answers to a scramble (a challenge–response proof) pass.
+   *
+   * @param whole false when the packet streams (too long to hold): only a scramble's answer may
+   */
+  void checkClientAuthPacket(int length, byte[] head, int headLength, boolean whole)
+      throws ProtocolException {
+    if (!guardsPasswords() || clientTls) {
+      return; // a TLS client: what the server may ask it is checked on the server's side
+    }
+    switch (asked) {
+      case FULL_AUTH:
+        if (whole && length == 1 && headLength == 1 && head[0] == 0x02) {
+          asked = Asked.KEY_REQUESTED;
+          return;
+        }
         throw new ProtocolException(
             Packets.ER_ACCESS_DENIED,
-            "the server sent an empty authentication packet, which a challenge-response exchange"
-                + " has no place for; the client's answer could carry the password over the"
-                + " proxy's plaintext upstream connection" + upstreamPlaintextReason() + "."
-                + SEND_IT_OVER_TLS);
-      }
+            "this client's connection to the proxy is plaintext and it answered the server's"
+                + " request for its full password (caching_sha2_password full authentication)"
+                + " with " + length + " bytes, not with a request for the server's RSA public"
+                + " key (the byte 0x02): that is the password in clear (or encrypted with a key"
+                + " the client had, which the proxy cannot tell apart), so it is not relayed"
+                + (upstreamTls ? "" : " over the proxy's plaintext upstream connection"
+                    + upstreamPlaintextReason())
+                + ". Let the client retrieve the key (Connector/J allowPublicKeyRetrieval=true)"
+                + " or:" + remedy());
+      case CIPHERTEXT:
+        if (whole && length >= MIN_RSA_CIPHERTEXT) {
+          asked = Asked.NOTHING;
+          return;
+        }
+        throw new ProtocolException(
+            Packets.ER_ACCESS_DENIED,
+            "this client's connection to the proxy is plaintext and it answered the server's"
+                + " public key with " + length + " bytes, too short for an RSA ciphertext: it"
+                + " is not relayed." + remedy());
+      case KEY_REQUESTED:
+        throw new ProtocolException(
+            Packets.ER_ACCESS_DENIED,
+            "this client's connection to the proxy is plaintext and it sent another"
+                + " authentication packet (" + length + " bytes) before the server's public"
+                + " key arrived: it is not relayed." + remedy());
+      default:
+        return;
+    }
+  }
+
+  /** True while a plaintext client's next auth packet must be held whole and checked. */
+  boolean checksClientAnswer() {
+    return guardsPasswords() && !clientTls && asked != Asked.NOTHING;
+  }
+
+  /**
+   * Plaintext client, TLS upstream: over TLS the server reads the password in full only in
+   * clear, while a client whose own connection is plaintext sends it RSA-encrypted: full
+   * authentication and {@code sha256_password} cannot succeed and are refused with the reason.
+   */
+  private void refuseRsaOverTlsUpstream(int length, byte[] head, int headLength)
+      throws ProtocolException {
+    if (headLength == 0) {
       return;
     }
     int first = head[0] & 0xff;
-    boolean fullAuth = length == 2 && headLength >= 2 && first == Packets.AUTH_MORE_DATA && head[1] == 0x04;
-    String plugin = null;
-    if (first == Packets.EOF) {
-      plugin = authSwitchPlugin(length, head, headLength);
-    }
-    if (guardsPasswords()) {
-      if (plugin != null) {
-        refuseUnlessChallengeResponse(plugin, "the server's AuthSwitchRequest asks for it");
-        authPlugin = plugin;
-      } else if (first == Packets.OK || first == Packets.ERR) {
-        return;
-      } else if (first != Packets.AUTH_MORE_DATA) {
-        // An allowlist, not a list of known dangers: a packet the exchange has no place for may
-        // be read by some client as "send your password" (libmysqlclient takes a bare 0x04 so).
-        throw new ProtocolException(
-            Packets.ER_ACCESS_DENIED,
-            "the server sent an authentication packet (first byte 0x" + Integer.toHexString(first)
-                + ", " + length + " bytes) that a challenge-response exchange has no place for;"
-                + " the client's answer could carry the password over the proxy's plaintext"
-                + " upstream connection" + upstreamPlaintextReason() + "." + SEND_IT_OVER_TLS);
-      } else {
-        if (length == 2 && headLength >= 2 && head[1] == 0x03 && CACHING_SHA2.equals(authPlugin)) {
-          return; // caching_sha2_password's fast path succeeded; OK follows
-        }
-        if (headLength >= 2 && head[1] == 0x04) {
-          // 0x01 0x04 with anything after it is the same request to Connector/J.
-          throw new ProtocolException(
-              Packets.ER_ACCESS_DENIED,
-              "the server asks for the password in full (caching_sha2_password full"
-                  + " authentication), which would cross the proxy's plaintext upstream"
-                  + " connection" + upstreamPlaintextReason() + "; log in once without TLS"
-                  + " (fills the server's cache for fast authentication), use"
-                  + " mysql_native_password, or:" + SEND_IT_OVER_TLS);
-        }
-        throw new ProtocolException(
-            Packets.ER_ACCESS_DENIED,
-            "the server sent more authentication data (AuthMoreData, " + length + " bytes) for"
-                + " plugin '" + authPlugin + "' other than caching_sha2_password's fast-path"
-                + " success (0x01 0x03), the only such step the proxy relays; the client's"
-                + " answer could carry the password over the proxy's plaintext upstream"
-                + " connection" + upstreamPlaintextReason() + "." + SEND_IT_OVER_TLS);
-      }
-      return;
-    }
-    if (clientTls) {
-      return; // --allow-plaintext-upstream-passwords
-    }
+    boolean fullAuth =
+        length == 2 && headLength >= 2 && first == Packets.AUTH_MORE_DATA && head[1] == 0x04;
+    String plugin = first == Packets.EOF ? authSwitchPlugin(length, head, headLength) : null;
     if (fullAuth || "sha256_password".equals(plugin)) {
       String what = fullAuth ? "caching_sha2_password full authentication" : plugin;
       throw new ProtocolException(
@@ -181,9 +346,10 @@ final class LoginGuard {
           "the server asks for the password in full (" + what + ") and, as the proxy's"
               + " upstream connection is TLS, accepts it only in clear, but this client's"
               + " connection to the proxy is plaintext, so it would send it RSA-encrypted;"
-              + " connect to the proxy with TLS (--tls-cert/--tls-key), log in once elsewhere"
-              + " (fills the server's cache for fast authentication) or use"
-              + " mysql_native_password");
+              + " connect to the proxy with TLS (it offers TLS), "
+              + (serverIsTiDB ? "" : "log in once elsewhere (fills the server's cache for fast"
+                  + " authentication) ")
+              + "or use mysql_native_password");
     }
   }
 

@@ -26,6 +26,10 @@ public final class ProxyConfig {
   private final UpstreamTls upstreamTls;
   private ProxyLimits limits = ProxyLimits.DEFAULTS; // set by withLimits, carried by every copy
   private CaptureSettings capture = CaptureSettings.OFF; // set by withCapture, carried likewise
+  /** {@code --allow-cleartext-passwords}; carried likewise. */
+  private boolean cleartextPasswordsAllowed;
+  /** How client TLS was set up, for the startup line; carried likewise. */
+  private String clientTlsDescription = "client TLS off (CLIENT_SSL not offered)";
 
   private ProxyConfig(
       String listenHost,
@@ -121,9 +125,57 @@ public final class ProxyConfig {
           "cannot use TLS certificate " + certificateChainPem + " with key " + privateKeyPem
               + ": " + e.getMessage(), e);
     }
-    return carry(new ProxyConfig(
+    ProxyConfig copy = carry(new ProxyConfig(
         listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
         connectTimeoutMillis, workerThreads, recorderSettings, context, transport, upstreamTls));
+    copy.clientTlsDescription = "client TLS with certificate " + certificateChainPem;
+    return copy;
+  }
+
+  /**
+   * Terminates client TLS with a certificate generated now ({@link GeneratedCertificate}: RSA
+   * 2048, self-signed, its private key in memory only), as MySQL 8 and TiDB's auto-tls do when
+   * no certificate is configured: clients that prefer TLS get it, so no password a client sends
+   * in clear ever crosses the client's leg unencrypted. Clients cannot verify it except by its
+   * fingerprint ({@link #clientTlsDescription()}).
+   */
+  public ProxyConfig withGeneratedTls() {
+    GeneratedCertificate generated = GeneratedCertificate.generate(GeneratedCertificate.DEFAULT_NAME);
+    SslContext context;
+    try {
+      context = SslContextBuilder.forServer(generated.privateKey(), generated.certificate()).build();
+    } catch (SSLException e) {
+      throw new IllegalStateException("cannot use the generated TLS certificate: " + e.getMessage(), e);
+    }
+    ProxyConfig copy = carry(new ProxyConfig(
+        listenHost, listenPort, upstreamHost, upstreamPort, adminHost, adminPort,
+        connectTimeoutMillis, workerThreads, recorderSettings, context, transport, upstreamTls));
+    copy.clientTlsDescription =
+        "client TLS with a generated self-signed certificate (" + generated.describe()
+            + "), SHA-256 fingerprint " + generated.sha256Fingerprint();
+    return copy;
+  }
+
+  /**
+   * Dangerous: relays passwords in clear over any plaintext leg ({@code
+   * --allow-cleartext-passwords}): a plaintext client's answer to caching_sha2_password's full
+   * authentication, {@code mysql_clear_password}, {@code dialog}… Off by default: such logins get
+   * ERR 1045 unless both legs are TLS. Implies {@link #withPlaintextUpstreamPasswordsAllowed}.
+   */
+  public ProxyConfig withCleartextPasswordsAllowed(boolean allowed) {
+    ProxyConfig copy = withWorkerThreads(workerThreads);
+    copy.cleartextPasswordsAllowed = allowed;
+    return copy;
+  }
+
+  /** See {@link #withCleartextPasswordsAllowed}. */
+  public boolean cleartextPasswordsAllowed() {
+    return cleartextPasswordsAllowed;
+  }
+
+  /** How client TLS is set up (off, a certificate file, or generated with its fingerprint). */
+  public String clientTlsDescription() {
+    return clientTlsDescription;
   }
 
   /**
@@ -202,6 +254,8 @@ public final class ProxyConfig {
   private ProxyConfig carry(ProxyConfig copy) {
     copy.limits = limits;
     copy.capture = capture;
+    copy.cleartextPasswordsAllowed = cleartextPasswordsAllowed;
+    copy.clientTlsDescription = clientTlsDescription;
     return copy;
   }
 

@@ -31,11 +31,12 @@ import picocli.CommandLine.Option;
       "A MySQL-protocol proxy: point any application (any language, any driver) at --listen;"
           + " it forwards every byte to --upstream unchanged and classifies the traffic into the"
           + " same traffic profile the wire-advisor agent writes.",
-      "TLS: with --tls-cert/--tls-key the proxy terminates client TLS. Without them CLIENT_SSL is"
-          + " removed from the server greeting, so clients that prefer TLS fall back to plaintext"
-          + " and clients that require it fail with a clear error. The upstream leg is separate:"
-          + " plaintext unless --upstream-tls says otherwise. CLIENT_COMPRESS is always removed"
-          + " (compression is never negotiated through the proxy).",
+      "TLS: the proxy always offers clients TLS, with --tls-cert/--tls-key or else with a"
+          + " self-signed certificate generated at start-up (its SHA-256 fingerprint is printed)."
+          + " The upstream leg is separate: plaintext unless --upstream-tls says otherwise. A"
+          + " password in clear never crosses a plaintext leg: logins that would send one are"
+          + " refused with ERR 1045 unless --allow-cleartext-passwords. CLIENT_COMPRESS is always"
+          + " removed (compression is never negotiated through the proxy).",
       ""
     },
     footer = {
@@ -74,7 +75,8 @@ public final class ProxyMain implements Callable<Integer> {
       paramLabel = "PEM",
       description =
           "Terminate client TLS with this certificate chain (PEM); needs --tls-key. The upstream"
-              + " leg is set by --upstream-tls. Without it CLIENT_SSL is not offered.")
+              + " leg is set by --upstream-tls. Without it the proxy generates a self-signed"
+              + " certificate at start-up (key in memory only) and prints its SHA-256 fingerprint.")
   Path tlsCert;
 
   @Option(
@@ -117,6 +119,16 @@ public final class ProxyMain implements Callable<Integer> {
               + " refused with ERR 1045 so the password never crosses the plaintext upstream;"
               + " this relays them anyway. Use --upstream-tls required instead.")
   boolean allowPlaintextUpstreamPasswords;
+
+  @Option(
+      names = "--allow-cleartext-passwords",
+      description =
+          "DANGEROUS. Relay passwords in clear over any plaintext leg: a plaintext client's"
+              + " answer to caching_sha2_password's full authentication, mysql_clear_password,"
+              + " LDAP/PAM... Without it such logins get ERR 1045 unless both legs are TLS (a"
+              + " plaintext client may still use the RSA public-key exchange). Implies"
+              + " --allow-plaintext-upstream-passwords.")
+  boolean allowCleartextPasswords;
 
   @Option(
       names = "--connect-timeout",
@@ -382,7 +394,12 @@ public final class ProxyMain implements Callable<Integer> {
                 : "")
             + (cfg.limits().adminToken() != null ? ", admin token required" : "")
             + ", "
-            + cfg.upstreamTls().describe());
+            + cfg.clientTlsDescription()
+            + ", "
+            + cfg.upstreamTls().describe()
+            + (cfg.cleartextPasswordsAllowed()
+                ? "; passwords MAY cross a plaintext leg in clear (--allow-cleartext-passwords)"
+                : ""));
     stop.await();
     return 0;
   }
@@ -414,6 +431,11 @@ public final class ProxyMain implements Callable<Integer> {
     }
     if (tlsCert != null) {
       cfg = cfg.withTls(tlsCert.toFile(), tlsKey.toFile());
+    } else {
+      cfg = cfg.withGeneratedTls(); // clients that prefer TLS get it: see LoginGuard
+    }
+    if (allowCleartextPasswords) {
+      cfg = cfg.withCleartextPasswordsAllowed(true);
     }
     cfg = cfg.withUpstreamTls(upstreamTls, upstreamCa == null ? null : upstreamCa.toFile());
     if (allowPlaintextUpstreamPasswords) {
@@ -517,7 +539,8 @@ public final class ProxyMain implements Callable<Integer> {
           "handshake-timeout", "idle-timeout", "max-connections", "max-statement-bytes",
           "max-statement-bytes-total", "admin-token-file", "admin-token", "admin-allow-host",
           "admin-timeout", "admin-max-connections", "metrics-listen",
-          "max-shape-bytes", "max-text-bytes", "allow-plaintext-upstream-passwords");
+          "max-shape-bytes", "max-text-bytes", "allow-plaintext-upstream-passwords",
+          "allow-cleartext-passwords");
 
   /** Reports the proxy's version for {@code --version}. */
   static final class Version implements CommandLine.IVersionProvider {

@@ -113,6 +113,8 @@ final class SessionTracker {
   private int clientExpectedSeq;
   private boolean clientInLocalInfile;
   private boolean clientInAuth;
+  /** The length of the client packet being read (for a refusal of one that streams). */
+  private int clientLength;
 
   // Pending commands, oldest first; grows (to MAX_PIPELINED) only for clients that pipeline.
   private Pending[] ring = new Pending[4];
@@ -220,9 +222,28 @@ final class SessionTracker {
       boolean tlsOffered,
       UpstreamTls.Mode upstreamMode,
       boolean plaintextPasswordsAllowed) {
+    this(recorder, stats, serverVersionListener, tlsOffered, upstreamMode, plaintextPasswordsAllowed,
+        false);
+  }
+
+  /**
+   * @param tlsOffered the proxy terminates client TLS (offers CLIENT_SSL, handles SSLRequest)
+   * @param upstreamMode when the proxy talks TLS to the upstream
+   * @param plaintextPasswordsAllowed relay logins that carry the password itself (not a
+   *     challenge–response) from a TLS client leg over a plaintext upstream leg
+   * @param cleartextAllowed relay them over any plaintext leg ({@code --allow-cleartext-passwords})
+   */
+  SessionTracker(
+      ProfileRecorder recorder,
+      ProxyStats stats,
+      Consumer<String> serverVersionListener,
+      boolean tlsOffered,
+      UpstreamTls.Mode upstreamMode,
+      boolean plaintextPasswordsAllowed,
+      boolean cleartextAllowed) {
     this.tlsOffered = tlsOffered;
     this.upstreamMode = upstreamMode;
-    this.login = new LoginGuard(upstreamMode, plaintextPasswordsAllowed);
+    this.login = new LoginGuard(upstreamMode, plaintextPasswordsAllowed, cleartextAllowed);
     this.recorder = recorder;
     this.stats = stats;
     this.session = new WireSession(recorder, stats.statements, null);
@@ -360,7 +381,10 @@ final class SessionTracker {
   private final class ClientSide implements PacketScanner.Handler {
     @Override
     public boolean holdNextPacket() {
-      return phase == Phase.HANDSHAKE_RESPONSE || (phase == Phase.AUTH && authShift != 0);
+      // A plaintext client's answer to "perform full authentication" is checked whole before
+      // any byte of it moves (LoginGuard#checkClientAuthPacket).
+      return phase == Phase.HANDSHAKE_RESPONSE
+          || (phase == Phase.AUTH && (authShift != 0 || login.checksClientAnswer()));
     }
 
     /**
@@ -374,9 +398,16 @@ final class SessionTracker {
       return login.guardsPasswords() && (phase == Phase.COMMAND || phase == Phase.OPAQUE) ? MAX_HANDSHAKE_PACKET : 0;
     }
 
-    /** Guarded, a COM_CHANGE_USER too long to hold is refused before any of it moves. */
+    /**
+     * Guarded, a COM_CHANGE_USER too long to hold is refused before any of it moves, and so is
+     * a plaintext client's answer to a full-authentication request.
+     */
     @Override
     public void streaming(int firstPayloadByte) throws ProtocolException {
+      if ((phase == Phase.AUTH || (phase == Phase.COMMAND && clientInAuth))
+          && login.checksClientAnswer()) {
+        login.checkClientAuthPacket(clientLength, new byte[0], 0, false);
+      }
       boolean commandStart =
           (phase == Phase.OPAQUE || (phase == Phase.COMMAND && !clientInAuth && !clientInLocalInfile))
               && clientScanner.currentSeq() == 0;
@@ -385,14 +416,14 @@ final class SessionTracker {
         throw new ProtocolException(
             Packets.ER_ACCESS_DENIED,
             "a COM_CHANGE_USER longer than " + MAX_HANDSHAKE_PACKET + " bytes: its authentication"
-                + " plugin cannot be checked before its auth response would move, and the proxy's"
-                + " upstream connection is plaintext" + login.upstreamPlaintextReason() + ", so it is"
-                + " refused." + LoginGuard.SEND_IT_OVER_TLS);
+                + " plugin cannot be checked before its auth response would move, and it would"
+                + " cross " + login.plaintextLeg() + ", so it is refused." + login.remedy());
       }
     }
 
     @Override
     public int begin(int length, int seq, boolean continuation) throws ProtocolException {
+      clientLength = length;
       switch (phase) {
         case GREETING:
           throw ProtocolException.outOfOrder("client sent data before the server's greeting");
@@ -440,15 +471,18 @@ final class SessionTracker {
                 Packets.ER_ACCESS_DENIED,
                 "COM_CHANGE_USER after the proxy stopped following this connection's protocol"
                     + " (replication or a response it could not parse): its authentication"
-                    + " plugin cannot be checked, and the proxy's upstream connection is"
-                    + " plaintext" + login.upstreamPlaintextReason() + ", so it is refused."
-                    + LoginGuard.SEND_IT_OVER_TLS);
+                    + " plugin cannot be checked, and it would cross " + login.plaintextLeg()
+                    + ", so it is refused." + login.remedy());
           }
+          return PacketScanner.FORWARD;
+        case AUTH:
+          login.checkClientAuthPacket(length, head, headLength, headLength == length);
           return PacketScanner.FORWARD;
         default:
           return PacketScanner.FORWARD;
       }
       if (clientInAuth) {
+        login.checkClientAuthPacket(length, head, headLength, headLength == length);
         return PacketScanner.FORWARD;
       }
       clientExpectedSeq = (seq + 1) & 0xff;
@@ -500,11 +534,16 @@ final class SessionTracker {
     }
     // Not offered, so a client that sets them anyway would desynchronize framing: clear them.
     caps &= ~(Capabilities.CLIENT_COMPRESS | Capabilities.CLIENT_ZSTD_COMPRESSION_ALGORITHM);
+    // HandshakeResponse41 starts like an SSLRequest (flags, max packet, charset, 23 zero
+    // bytes), then the user name: anything shorter is not a login.
+    if (login.upstreamTls && length < 33) {
+      throw ProtocolException.malformed("handshake response of " + length + " bytes");
+    }
     if (login.guardsPasswords()) {
       // Before anything of this packet moves: it is held whole, and refused here it never leaves.
       String plugin = login.handshakeResponsePlugin(head, length, caps);
       login.refuseUnlessChallengeResponse(plugin, "the client's HandshakeResponse names it");
-      login.authPlugin = plugin;
+      login.exchange(plugin);
     }
     clientCapabilities = caps;
     int negotiated = caps & serverCapabilities;
@@ -520,16 +559,15 @@ final class SessionTracker {
       putInt32(head, 0, caps);
       return PacketScanner.FORWARD;
     }
-    // HandshakeResponse41 starts like an SSLRequest (flags, max packet, charset, 23 zero
-    // bytes), then the user name: anything shorter is not a login.
-    if (length < 33) {
-      throw ProtocolException.malformed("handshake response of " + length + " bytes");
-    }
     putInt32(head, 0, caps | Capabilities.CLIENT_SSL);
     int upstreamSeq = (seq + authShift - 1) & 0xff; // the SSLRequest takes the response's place
     byte[] request = new byte[Packets.HEADER_LENGTH + 32];
     putHeader(request, 32, upstreamSeq);
-    System.arraycopy(head, 0, request, Packets.HEADER_LENGTH, 9);
+    // The response's first 32 bytes, as a client's own SSLRequest repeats them: flags, max
+    // packet, character set and the filler, whose last 4 bytes carry MariaDB's extended
+    // capabilities (a MariaDB server reads them from the first packet only: zeroed, the MariaDB
+    // mysql CLI got "malformed packet" at its first query over TLS on both legs).
+    System.arraycopy(head, 0, request, Packets.HEADER_LENGTH, 32);
     byte[] response = new byte[Packets.HEADER_LENGTH + length];
     putHeader(response, length, upstreamSeq + 1);
     System.arraycopy(head, 0, response, Packets.HEADER_LENGTH, length);
@@ -621,7 +659,7 @@ final class SessionTracker {
     if (type == CommandType.CHANGE_USER && login.guardsPasswords()) {
       String plugin = login.changeUserPlugin(clientCapabilities, head, Math.min(length, headLength), length);
       login.refuseUnlessChallengeResponse(plugin, "the client's COM_CHANGE_USER names it");
-      login.authPlugin = plugin;
+      login.exchange(plugin);
     }
     Pending p = push(type, seq);
     switch (type) {
@@ -715,7 +753,15 @@ final class SessionTracker {
   private final class ServerSide implements PacketScanner.Handler {
     @Override
     public boolean holdNextPacket() {
-      return phase == Phase.GREETING || (phase == Phase.AUTH && authShift != 0);
+      // Guarded, each server auth packet is checked whole before the client sees any of it,
+      // COM_CHANGE_USER's too (a request split across reads would otherwise reach the client in
+      // part before the check refuses it).
+      if (phase == Phase.COMMAND && ringSize > 0 && expect == Expect.AUTH && login.guardsPasswords()) {
+        serverScanner.heldSeqShift(0); // commands are never renumbered
+        return true;
+      }
+      return phase == Phase.GREETING
+          || (phase == Phase.AUTH && (authShift != 0 || login.guardsPasswords()));
     }
 
     @Override
@@ -785,6 +831,7 @@ final class SessionTracker {
     }
     // The upstream leg only: what the client is offered depends on client TLS alone.
     login.upstreamTls = upstreamMode != UpstreamTls.Mode.OFF && serverOffersTls;
+    login.serverIsTiDB = version.contains("TiDB");
     caps &=
         ~(Capabilities.CLIENT_SSL
             | Capabilities.CLIENT_COMPRESS

@@ -26,7 +26,7 @@ class ProxyMainTest {
         new String[] {
           "--listen", "--upstream", "--admin", "--connect-timeout", "--threads", "--max-shapes",
           "--sample-sql", "--config", "--tls-cert", "--tls-key", "--upstream-tls", "--upstream-ca",
-          "--allow-plaintext-upstream-passwords", "--help", "--version"
+          "--allow-plaintext-upstream-passwords", "--allow-cleartext-passwords", "--help", "--version"
         }) {
       assertThat(help).as(flag).contains(flag);
     }
@@ -137,6 +137,52 @@ class ProxyMainTest {
     cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
     cl.parseArgs(args);
     assertThat(fromFile.toConfig().upstreamTls().plaintextPasswordsAllowed()).isTrue();
+  }
+
+  /**
+   * Issue 28: without TLS flags the proxy offers clients TLS with a certificate it generates, so
+   * a client that prefers TLS keeps it; clear passwords need their own flag.
+   */
+  @Test
+  void clientTlsIsOfferedByDefaultWithAGeneratedCertificateAndCleartextNeedsItsFlag(@TempDir Path dir)
+      throws Exception {
+    ProxyMain main = new ProxyMain();
+    new CommandLine(main).parseArgs("--upstream", "db:4000");
+    ProxyConfig cfg = main.toConfig();
+    assertThat(cfg.tls()).isNotNull();
+    assertThat(cfg.clientTlsDescription())
+        .startsWith("client TLS with a generated self-signed certificate (RSA 2048")
+        .containsPattern("SHA-256 fingerprint ([0-9A-F]{2}:){31}[0-9A-F]{2}$");
+    assertThat(cfg.cleartextPasswordsAllowed()).isFalse();
+    ProxyMain other = new ProxyMain();
+    new CommandLine(other).parseArgs("--upstream", "db:4000");
+    assertThat(other.toConfig().clientTlsDescription())
+        .as("a new key pair at every start")
+        .isNotEqualTo(cfg.clientTlsDescription());
+
+    ProxyMain allowed = new ProxyMain();
+    new CommandLine(allowed).parseArgs("--upstream", "db:4000", "--allow-cleartext-passwords");
+    assertThat(allowed.toConfig().cleartextPasswordsAllowed()).isTrue();
+    Path file = dir.resolve("proxy.properties");
+    Files.writeString(file, "upstream=tidb:4000\nallow-cleartext-passwords=true\n");
+    ProxyMain fromFile = new ProxyMain();
+    CommandLine cl = new CommandLine(fromFile);
+    java.lang.reflect.Method m =
+        ProxyMain.class.getDeclaredMethod("configFileDefaults", String[].class);
+    m.setAccessible(true);
+    String[] args = {"--config", file.toString()};
+    cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
+    cl.parseArgs(args);
+    assertThat(fromFile.toConfig().cleartextPasswordsAllowed()).isTrue();
+    // Carried through the builder methods called after it.
+    assertThat(
+            ProxyConfig.of("127.0.0.1", 0, "db", 4000)
+                .withCleartextPasswordsAllowed(true)
+                .withUpstreamTls("required", null)
+                .withLimits(ProxyLimits.DEFAULTS)
+                .withGeneratedTls()
+                .cleartextPasswordsAllowed())
+        .isTrue();
   }
 
   @Test

@@ -49,7 +49,19 @@ final class TrackerHarness {
    * @param plaintextPasswordsAllowed {@code --allow-plaintext-upstream-passwords}
    */
   TrackerHarness(boolean tls, UpstreamTls.Mode upstream, boolean plaintextPasswordsAllowed) {
-    this(new ProfileRecorder(RecorderSettings.defaults()), new ProxyStats(), tls, upstream, plaintextPasswordsAllowed, true);
+    this(new ProfileRecorder(RecorderSettings.defaults()), new ProxyStats(), tls, upstream, plaintextPasswordsAllowed, false, true);
+  }
+
+  /**
+   * @param tls the proxy terminates client TLS
+   * @param upstream when the proxy talks TLS to the upstream
+   * @param plaintextPasswordsAllowed {@code --allow-plaintext-upstream-passwords}
+   * @param cleartextAllowed {@code --allow-cleartext-passwords}
+   */
+  TrackerHarness(boolean tls, UpstreamTls.Mode upstream, boolean plaintextPasswordsAllowed,
+      boolean cleartextAllowed) {
+    this(new ProfileRecorder(RecorderSettings.defaults()), new ProxyStats(), tls, upstream,
+        plaintextPasswordsAllowed, cleartextAllowed, true);
   }
 
   /**
@@ -58,17 +70,18 @@ final class TrackerHarness {
    * see only what the proxy itself holds.
    */
   TrackerHarness(ProfileRecorder recorder, ProxyStats stats) {
-    this(recorder, stats, false, UpstreamTls.Mode.OFF, false, false);
+    this(recorder, stats, false, UpstreamTls.Mode.OFF, false, false, false);
   }
 
   private TrackerHarness(
       ProfileRecorder recorder, ProxyStats stats, boolean tls, UpstreamTls.Mode upstream,
-      boolean plaintextPasswordsAllowed, boolean keepForwarded) {
+      boolean plaintextPasswordsAllowed, boolean cleartextAllowed, boolean keepForwarded) {
     this.recorder = recorder;
     this.stats = stats;
     this.keepForwarded = keepForwarded;
     tracker =
-        new SessionTracker(recorder, stats, versions::add, tls, upstream, plaintextPasswordsAllowed);
+        new SessionTracker(recorder, stats, versions::add, tls, upstream, plaintextPasswordsAllowed,
+            cleartextAllowed);
   }
 
   private final boolean keepForwarded;

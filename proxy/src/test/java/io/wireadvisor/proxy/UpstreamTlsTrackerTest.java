@@ -240,15 +240,26 @@ class UpstreamTlsTrackerTest {
       assertThat(h.tracker.takeStartUpstreamTls()).isTrue();
       assertThatThrownBy(() -> h.server(packet(3, ask)))
           .isInstanceOf(ProtocolException.class)
-          .hasMessageContaining("connect to the proxy with TLS");
+          .hasMessageContaining("connect to the proxy with TLS (it offers TLS)");
       // The ERR takes the place of server packet 3, which this client counts as 2.
       assertThat(h.tracker.clientSeqOfServerPacket()).isEqualTo(2);
     }
-    // An auth switch to mysql_clear_password is the client's own call: relayed, renumbered.
-    TrackerHarness h = new TrackerHarness(false, UpstreamTls.Mode.REQUIRED);
+    // An auth switch to mysql_clear_password would put the password on the client's plaintext
+    // leg: refused before the client sees it (issue 28; it was relayed as "the client's call").
+    TrackerHarness refused = new TrackerHarness(false, UpstreamTls.Mode.REQUIRED);
+    refused.server(packet(0, Wire.greeting("8.0.36", CAPS | SSL, "caching_sha2_password")));
+    refused.client(packet(1, Wire.handshakeResponse(CAPS, "app", new byte[32], "caching_sha2_password")));
+    byte[] clearSwitch = concat(bytes(0xfe), Wire.nul("mysql_clear_password"));
+    assertThatThrownBy(() -> refused.server(packet(3, clearSwitch)))
+        .isInstanceOf(ProtocolException.class)
+        .hasMessageContaining("'mysql_clear_password'")
+        .hasMessageContaining("this client's plaintext connection to the proxy");
+    assertThat(refused.downstream.toString(java.nio.charset.StandardCharsets.ISO_8859_1))
+        .doesNotContain("mysql_clear_password");
+    // With --allow-cleartext-passwords it is relayed, renumbered.
+    TrackerHarness h = new TrackerHarness(false, UpstreamTls.Mode.REQUIRED, false, true);
     h.server(packet(0, Wire.greeting("8.0.36", CAPS | SSL, "caching_sha2_password")));
     h.client(packet(1, Wire.handshakeResponse(CAPS, "app", new byte[32], "caching_sha2_password")));
-    byte[] clearSwitch = concat(bytes(0xfe), Wire.nul("mysql_clear_password"));
     assertThat(h.server(packet(3, clearSwitch))).isEqualTo(packet(2, clearSwitch));
     assertThat(h.client(packet(3, Wire.nul("secret")))).isEqualTo(packet(4, Wire.nul("secret")));
     assertThat(h.server(packet(5, Wire.ok(2)))).isEqualTo(packet(4, Wire.ok(2)));
@@ -282,6 +293,27 @@ class UpstreamTlsTrackerTest {
         assertThat(h.tracker.clientSeqOfServerPacket()).isEqualTo(1);
       }
     }
+  }
+
+  /**
+   * A MariaDB client's extended capabilities (the filler's last 4 bytes) reach the server in the
+   * proxy's SSLRequest, the packet a MariaDB server reads them from (zeroed, the mysql CLI got
+   * "malformed packet" at its first query with both legs TLS: CleartextPasswordIT).
+   */
+  @Test
+  void theProxysSslRequestRepeatsTheResponsesFirst32BytesWithMariaDbExtendedCapabilities()
+      throws Exception {
+    TrackerHarness h = new TrackerHarness(false, UpstreamTls.Mode.REQUIRED);
+    h.server(packet(0, Wire.greeting("11.4.5-MariaDB", CAPS | SSL, "mysql_native_password")));
+    byte[] response = Wire.handshakeResponse(CAPS & ~1, "app", new byte[20], "mysql_native_password");
+    response[28] = 0x1d; // MARIADB_CLIENT_PROGRESS | STMT_BULK_OPERATIONS | EXTENDED_METADATA | CACHE_METADATA
+    h.client(packet(1, response));
+    assertThat(h.tracker.takeStartUpstreamTls()).isTrue();
+    byte[] request = h.tracker.upstreamSslRequest();
+    assertThat(request).hasSize(4 + 32);
+    assertThat(request[4 + 28]).isEqualTo((byte) 0x1d);
+    assertThat(java.util.Arrays.copyOfRange(request, 8, 36))
+        .isEqualTo(java.util.Arrays.copyOfRange(h.tracker.upstreamHandshakeResponse(), 8, 36));
   }
 
   @Test
