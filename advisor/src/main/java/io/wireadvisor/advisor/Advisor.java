@@ -32,7 +32,9 @@ public final class Advisor {
               new RcReadCheckRule(),
               new TableCacheRule(),
               new BatchRewriteRule(),
-              new PoolValidationRule()));
+              new PoolValidationRule(),
+              new ServerRejectsRule(),
+              new TransactionStateRule()));
 
   private Advisor() {}
 
@@ -54,6 +56,7 @@ public final class Advisor {
     }
     Estimates estimates = new Estimates(profile);
     List<Recommendation> ranked = estimates.ranked(recommendations);
+    List<ErrorLine> errors = ErrorLine.of(profile);
     return new Analysis(
         ProfileSummary.of(profile),
         server == null ? null : server.describe(),
@@ -61,7 +64,10 @@ public final class Advisor {
         estimates.outlook(ranked, server),
         estimates.topStatements(server),
         withheld,
-        estimates.commandLatency());
+        estimates.commandLatency(),
+        errors,
+        ErrorLine.total(profile),
+        ErrorLine.firstScreen(profile, errors));
   }
 
   /** Merges the profiles ({@link TrafficProfile#mergeAll}) and analyzes the result. */

@@ -37,11 +37,13 @@ final class Estimates {
   private final TrafficProfile profile;
   private final Workload w;
   private final JdbcSettings jdbc;
+  private final StateModel state;
 
   Estimates(TrafficProfile profile) {
     this.profile = profile;
     this.w = Workload.of(profile);
     this.jdbc = JdbcSettings.of(profile);
+    this.state = new StateModel(profile, jdbc);
   }
 
   /** The kind of server, from the inspected view or else from the profile's sources. */
@@ -94,11 +96,18 @@ final class Estimates {
       case StatementCacheRule.ID:
         return statementCache();
       case SessionProbeRule.ID:
-        return probes(
-            "reads of isolation and read-only state",
-            new ProbeKind[] {ProbeKind.ISOLATION_READ, ProbeKind.READ_ONLY_READ});
+        return stateSaving(r,
+            "reads of isolation and read-only state are answered by the driver, and a READ WRITE"
+                + " reset follows only a READ ONLY the server accepted (after a rejected one the"
+                + " driver's local flag never changed)");
+      case TransactionStateRule.ID:
+        return stateSaving(r,
+            "the framework's SET autocommit pair per transaction goes (the pool's one per new"
+                + " connection stays), and read-only SETs go");
+      case ServerRejectsRule.ID:
+        return stateSaving(r, "the rejected SETs (and the READ WRITE resets after them) go");
       case PoolValidationRule.ID:
-        return probes("validation queries", new ProbeKind[] {ProbeKind.VALIDATION_QUERY});
+        return stateSaving(r, "the validation queries go");
       case BatchRewriteRule.ID:
         return batches();
       default:
@@ -164,24 +173,19 @@ final class Estimates {
         delta);
   }
 
-  private Saving probes(String what, ProbeKind[] kinds) {
-    long removed = 0;
-    double nanos = 0;
-    for (ShapeStats s : profile.shapes().values()) {
-      if (s.probe() == null || !contains(kinds, s.probe())) {
-        continue;
-      }
-      removed += s.executions();
-      nanos += timeOf(s);
-    }
-    if (removed == 0) {
+  /**
+   * What {@code r}'s change alone removes of the session-state statements ({@link StateModel}):
+   * each removed execution at its shape's measured time per execution.
+   */
+  private Saving stateSaving(Recommendation r, String what) {
+    long[] removed = state.removed(state.now().with(r));
+    if (removed[0] == 0) {
       return null;
     }
     Map<String, Long> delta = new LinkedHashMap<>();
-    delta.put(PROBES, -removed);
-    return new Saving(removed, 0, nanos / NANOS,
-        "the " + what + " are answered by the driver (or not sent): " + Fmt.count(removed)
-            + " round trips at the time measured for them", delta);
+    delta.put(PROBES, -removed[0]);
+    return new Saving(removed[0], 0, removed[1] / NANOS,
+        what + ": " + Fmt.count(removed[0]) + " round trips at the time measured for them", delta);
   }
 
   private Saving batches() {
@@ -272,11 +276,22 @@ final class Estimates {
       if (s == null) {
         continue;
       }
+      if (s.commandDelta().containsKey(PROBES)) {
+        continue; // session-state statements: modelled for every change together, below
+      }
       saved += s.secondsSaved();
       for (Map.Entry<String, Long> d : s.commandDelta().entrySet()) {
         Long v = after.get(d.getKey());
         after.put(d.getKey(), Math.max(0, (v == null ? 0 : v) + d.getValue()));
       }
+    }
+    // Changes that remove the same statement (maxPerformance and readOnlyPropagatesToServer both
+    // remove a READ WRITE reset) remove it once.
+    long[] probesRemoved = state.removed(state.now().with(ranked));
+    if (probesRemoved[0] > 0) {
+      Long v = after.get(PROBES);
+      after.put(PROBES, Math.max(0, (v == null ? 0 : v) - probesRemoved[0]));
+      saved += probesRemoved[1] / NANOS;
     }
     after.values().removeIf(v -> v == 0);
     double measured = 0;
@@ -443,14 +458,5 @@ final class Estimates {
 
   private static String ms(double nanos) {
     return nanos < 0 ? "unmeasured" : String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
-  }
-
-  private static boolean contains(ProbeKind[] kinds, ProbeKind k) {
-    for (ProbeKind x : kinds) {
-      if (x == k) {
-        return true;
-      }
-    }
-    return false;
   }
 }
