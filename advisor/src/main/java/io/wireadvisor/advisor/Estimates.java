@@ -119,6 +119,14 @@ final class Estimates {
     long r = w.repeatedTextExecutions;
     long connections = Math.max(1, profile.connections().connections());
     long prepares = Math.min(r, (long) w.repeatedTextShapes * connections);
+    // A connection prepares only the shapes it uses: the sum over connections of the shapes each
+    // used (probes and one-off statements included, so still an upper bound) is closer than
+    // every shape on every connection when a pool's connections are unevenly busy.
+    io.wireadvisor.profile.Histogram used =
+        profile.connections().distribution(io.wireadvisor.profile.ConnectionMetric.DISTINCT_SHAPES);
+    if (used != null && used.count() > 0) {
+      prepares = Math.min(prepares, used.sum());
+    }
     Map<String, Long> delta = new LinkedHashMap<>();
     delta.put(CommandType.QUERY.wireName(), -r);
     delta.put(CommandType.STMT_EXECUTE.wireName(), r);
@@ -130,7 +138,7 @@ final class Estimates {
         "each of "
             + Fmt.count(r)
             + " repeated text statements becomes one COM_STMT_EXECUTE (with the statement cache),"
-            + " plus one PREPARE per statement and connection ("
+            + " plus one PREPARE per statement on each connection that used it ("
             + Fmt.count(prepares)
             + ")"
             + (q > 0 && e > 0
