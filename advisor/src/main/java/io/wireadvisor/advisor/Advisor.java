@@ -70,6 +70,16 @@ public final class Advisor {
         ErrorLine.firstScreen(profile, errors));
   }
 
+  /**
+   * The first screen's estimate had only {@code applied} been applied: recommendations of {@link
+   * #analyze} on this profile, e.g. the JDBC-side ones, or all but one. Each change is modelled by
+   * what it removes ({@link StateModel} for session state), as for every change together.
+   */
+  public static Outlook outlook(
+      TrafficProfile profile, ServerView server, List<Recommendation> applied) {
+    return new Estimates(profile).outlook(applied, server);
+  }
+
   /** Merges the profiles ({@link TrafficProfile#mergeAll}) and analyzes the result. */
   public static Analysis analyze(Collection<TrafficProfile> profiles, ServerView server) {
     return analyze(TrafficProfile.mergeAll(profiles), server);
