@@ -118,7 +118,9 @@ class ConnectorJModesIT {
       assertThat(proxied).contains("error 1054");
       ShapeStats unknownColumn = shapeOf(profile, "select nope from acct");
       assertThat(unknownColumn.errors()).containsOnlyKeys(1054);
-      assertThat(unknownColumn.errors().get(1054).count()).isEqualTo(1);
+      // One ERR, or two where a cursor-fetch Statement prepares first and then falls back to text.
+      assertThat(unknownColumn.errors().get(1054).count())
+          .isEqualTo(unknownColumn.count(Via.ERRORS)).isBetween(1L, 2L);
       assertThat(unknownColumn.errors().get(1054).sqlState()).isEqualTo("42S22");
       assertThat(p.proxy.clientProtocolErrors()).isZero();
       return p.proxy.transport();
