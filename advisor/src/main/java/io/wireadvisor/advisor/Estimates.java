@@ -103,7 +103,7 @@ final class Estimates {
       case TransactionStateRule.ID:
         return stateSaving(r,
             "the framework's SET autocommit pair per transaction goes (the pool's one per new"
-                + " connection stays), and read-only SETs go");
+                + " connection stays), and read-only SETs and reads go");
       case ServerRejectsRule.ID:
         return stateSaving(r, "the rejected SETs (and the READ WRITE resets after them) go");
       case PoolValidationRule.ID:

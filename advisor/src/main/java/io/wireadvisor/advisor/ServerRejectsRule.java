@@ -5,7 +5,6 @@ import io.wireadvisor.profile.ProbeStats;
 import io.wireadvisor.profile.ServerError;
 import io.wireadvisor.profile.ShapeStats;
 import io.wireadvisor.profile.TrafficProfile;
-import io.wireadvisor.profile.Via;
 import io.wireadvisor.server.ServerView;
 import io.wireadvisor.sql.ProbeKind;
 import java.util.ArrayList;

@@ -111,8 +111,10 @@ public final class TransactionStateRule implements Rule {
       change.note("Plain JDBC: HikariCP autoCommit=false (other pools: their default-auto-commit"
           + " setting) and commit or roll back every unit of work yourself. Spring's"
           + " DataSourceTransactionManager (JdbcTemplate, no Hibernate): the pool line alone; Spring"
-          + " then skips setAutoCommit(false) and its reset. Hibernate without Spring Boot: "
-          + PROVIDER_DISABLES_AUTOCOMMIT + "=true in hibernate.properties or persistence.xml.");
+          + " then skips setAutoCommit(false) and its reset. Spring Boot itself sets "
+          + PROVIDER_DISABLES_AUTOCOMMIT + " when the Hikari pool has auto-commit off (the line"
+          + " makes it explicit). Hibernate without Spring Boot: " + PROVIDER_DISABLES_AUTOCOMMIT
+          + "=true in hibernate.properties or persistence.xml.");
       change.note("Connector/J alone cannot remove these: a SET autocommit that changes the"
           + " session's state is always sent (elideSetAutoCommits has no effect in current"
           + " drivers; useLocalSessionState, part of maxPerformance, elides only SETs that change"
