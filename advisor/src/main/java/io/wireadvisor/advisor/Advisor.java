@@ -33,7 +33,9 @@ public final class Advisor {
               new RcReadCheckRule(),
               new TableCacheRule(),
               new BatchRewriteRule(),
-              new PoolValidationRule()));
+              new PoolValidationRule(),
+              new ServerRejectsRule(),
+              new TransactionStateRule()));
 
   private Advisor() {}
 
@@ -55,6 +57,7 @@ public final class Advisor {
     }
     Estimates estimates = new Estimates(profile, server);
     List<Recommendation> ranked = estimates.ranked(recommendations);
+    List<ErrorLine> errors = ErrorLine.of(profile);
     return new Analysis(
         ProfileSummary.of(profile),
         server == null ? null : server.describe(),
@@ -62,7 +65,20 @@ public final class Advisor {
         estimates.outlook(ranked, server),
         estimates.topStatements(server),
         withheld,
-        estimates.commandLatency());
+        estimates.commandLatency(),
+        errors,
+        ErrorLine.total(profile),
+        ErrorLine.firstScreen(profile, errors));
+  }
+
+  /**
+   * The first screen's estimate had only {@code applied} been applied: recommendations of {@link
+   * #analyze} on this profile, e.g. the JDBC-side ones, or all but one. Each change is modelled by
+   * what it removes ({@link StateModel} for session state), as for every change together.
+   */
+  public static Outlook outlook(
+      TrafficProfile profile, ServerView server, List<Recommendation> applied) {
+    return new Estimates(profile, server).outlook(applied, server);
   }
 
   /** Merges the profiles ({@link TrafficProfile#mergeAll}) and analyzes the result. */

@@ -21,6 +21,9 @@ public final class Analysis {
   private final List<StatementTime> topStatements;
   private final List<Withheld> withheld;
   private final Map<String, Histogram> commandLatency;
+  private final List<ErrorLine> errors;
+  private final long errorTotal;
+  private final boolean errorsOnFirstScreen;
 
   public Analysis(ProfileSummary profile, String server, List<Recommendation> recommendations) {
     this(
@@ -41,6 +44,29 @@ public final class Analysis {
       List<StatementTime> topStatements,
       List<Withheld> withheld,
       Map<String, Histogram> commandLatency) {
+    this(profile, server, recommendations, outlook, topStatements, withheld, commandLatency,
+        Collections.<ErrorLine>emptyList(), 0, false);
+  }
+
+  /**
+   * @param errors ERR replies by shape and code, most time first ({@link ErrorLine#MAX_LINES})
+   * @param errorTotal ERR replies of every shape
+   * @param errorsOnFirstScreen whether they are frequent or costly enough for the first screen
+   */
+  public Analysis(
+      ProfileSummary profile,
+      String server,
+      List<Recommendation> recommendations,
+      Outlook outlook,
+      List<StatementTime> topStatements,
+      List<Withheld> withheld,
+      Map<String, Histogram> commandLatency,
+      List<ErrorLine> errors,
+      long errorTotal,
+      boolean errorsOnFirstScreen) {
+    this.errors = Collections.unmodifiableList(new ArrayList<>(errors));
+    this.errorTotal = errorTotal;
+    this.errorsOnFirstScreen = errorsOnFirstScreen;
     this.profile = profile;
     this.server = server;
     this.recommendations = Collections.unmodifiableList(new ArrayList<>(recommendations));
@@ -79,6 +105,21 @@ public final class Analysis {
     return withheld;
   }
 
+  /** ERR replies by statement shape and server error code, most time first, then most frequent. */
+  public List<ErrorLine> errors() {
+    return errors;
+  }
+
+  /** ERR replies of every statement in the profile. */
+  public long errorTotal() {
+    return errorTotal;
+  }
+
+  /** True when the errors are frequent or costly enough to stand on the first screen. */
+  public boolean errorsOnFirstScreen() {
+    return errorsOnFirstScreen;
+  }
+
   /** Latency distribution per wire command name ({@code COM_QUERY}, ...), probes included. */
   public Map<String, Histogram> commandLatency() {
     return commandLatency;
@@ -97,6 +138,9 @@ public final class Analysis {
       }
       for (Map.Entry<String, String> e : c.poolSettings().entrySet()) {
         b.pool(e.getKey(), e.getValue());
+      }
+      for (Map.Entry<String, String> e : c.hibernateProperties().entrySet()) {
+        b.hibernate(e.getKey(), e.getValue());
       }
       for (String s : c.sql()) {
         b.sql(s);

@@ -15,12 +15,15 @@ import java.util.Map;
 public final class Change {
   private final Map<String, String> jdbcProperties;
   private final Map<String, String> poolSettings;
+  private final Map<String, String> hibernateProperties;
   private final List<String> sql;
   private final List<String> notes;
 
   private Change(Builder b) {
     this.jdbcProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.jdbcProperties));
     this.poolSettings = Collections.unmodifiableMap(new LinkedHashMap<>(b.poolSettings));
+    this.hibernateProperties =
+        Collections.unmodifiableMap(new LinkedHashMap<>(b.hibernateProperties));
     this.sql = Collections.unmodifiableList(new ArrayList<>(b.sql));
     this.notes = Collections.unmodifiableList(new ArrayList<>(b.notes));
   }
@@ -37,6 +40,14 @@ public final class Change {
   /** HikariCP settings (pool level, not driver properties). */
   public Map<String, String> poolSettings() {
     return poolSettings;
+  }
+
+  /**
+   * Hibernate properties ({@code hibernate.*}, as in {@code hibernate.properties} or {@code
+   * persistence.xml}; Spring Boot: {@code spring.jpa.properties.hibernate.*}).
+   */
+  public Map<String, String> hibernateProperties() {
+    return hibernateProperties;
   }
 
   /** SQL to run on the server, each a complete statement ending with ';'. */
@@ -78,6 +89,7 @@ public final class Change {
   public static final class Builder {
     private final Map<String, String> jdbcProperties = new LinkedHashMap<>();
     private final Map<String, String> poolSettings = new LinkedHashMap<>();
+    private final Map<String, String> hibernateProperties = new LinkedHashMap<>();
     private final List<String> sql = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
 
@@ -92,6 +104,11 @@ public final class Change {
 
     public Builder pool(String name, String value) {
       poolSettings.put(name, value);
+      return this;
+    }
+
+    public Builder hibernate(String name, String value) {
+      hibernateProperties.put(name, value);
       return this;
     }
 

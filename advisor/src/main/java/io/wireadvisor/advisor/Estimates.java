@@ -39,6 +39,7 @@ final class Estimates {
   private final TrafficProfile profile;
   private final Workload w;
   private final JdbcSettings jdbc;
+  private final StateModel state;
   private final ServerView server;
   /** Normalized digest text -> {executions, parse ns x executions, compile ns x executions}. */
   private Map<String, double[]> optimizer;
@@ -52,6 +53,7 @@ final class Estimates {
     this.profile = profile;
     this.w = Workload.of(profile);
     this.jdbc = JdbcSettings.of(profile);
+    this.state = new StateModel(profile, jdbc);
     this.server = server;
   }
 
@@ -128,11 +130,18 @@ final class Estimates {
       case StatementCacheRule.ID:
         return statementCache();
       case SessionProbeRule.ID:
-        return probes(
-            "reads of isolation and read-only state",
-            new ProbeKind[] {ProbeKind.ISOLATION_READ, ProbeKind.READ_ONLY_READ});
+        return stateSaving(r,
+            "reads of isolation and read-only state are answered by the driver, and a READ WRITE"
+                + " reset follows only a READ ONLY the server accepted (after a rejected one the"
+                + " driver's local flag never changed)");
+      case TransactionStateRule.ID:
+        return stateSaving(r,
+            "the framework's SET autocommit pair per transaction goes (the pool's one per new"
+                + " connection stays), and read-only SETs and reads go");
+      case ServerRejectsRule.ID:
+        return stateSaving(r, "the rejected SETs (and the READ WRITE resets after them) go");
       case PoolValidationRule.ID:
-        return probes("validation queries", new ProbeKind[] {ProbeKind.VALIDATION_QUERY});
+        return stateSaving(r, "the validation queries go");
       case BatchRewriteRule.ID:
         return batches();
       case PlanCacheRule.ID:
@@ -189,6 +198,14 @@ final class Estimates {
     long r = w.repeatedTextExecutions;
     long connections = Math.max(1, profile.connections().connections());
     long prepares = Math.min(r, (long) w.repeatedTextShapes * connections);
+    // A connection prepares only the shapes it uses: the sum over connections of the shapes each
+    // used (probes and one-off statements included, so still an upper bound) is closer than
+    // every shape on every connection when a pool's connections are unevenly busy.
+    io.wireadvisor.profile.Histogram used =
+        profile.connections().distribution(io.wireadvisor.profile.ConnectionMetric.DISTINCT_SHAPES);
+    if (used != null && used.count() > 0) {
+      prepares = Math.min(prepares, used.sum());
+    }
     Map<String, Long> delta = new LinkedHashMap<>();
     delta.put(CommandType.QUERY.wireName(), -r);
     delta.put(CommandType.STMT_EXECUTE.wireName(), r);
@@ -221,7 +238,7 @@ final class Estimates {
         "each of "
             + Fmt.count(r)
             + " repeated text statements becomes one COM_STMT_EXECUTE (with the statement cache),"
-            + " plus one PREPARE per statement and connection ("
+            + " plus one PREPARE per statement on each connection that used it ("
             + Fmt.count(prepares)
             + ")"
             + (q > 0 && e > 0
@@ -265,24 +282,19 @@ final class Estimates {
         delta);
   }
 
-  private Saving probes(String what, ProbeKind[] kinds) {
-    long removed = 0;
-    double nanos = 0;
-    for (ShapeStats s : profile.shapes().values()) {
-      if (s.probe() == null || !contains(kinds, s.probe())) {
-        continue;
-      }
-      removed += s.executions();
-      nanos += timeOf(s);
-    }
-    if (removed == 0) {
+  /**
+   * What {@code r}'s change alone removes of the session-state statements ({@link StateModel}):
+   * each removed execution at its shape's measured time per execution.
+   */
+  private Saving stateSaving(Recommendation r, String what) {
+    long[] removed = state.removed(state.now().with(r));
+    if (removed[0] == 0) {
       return null;
     }
     Map<String, Long> delta = new LinkedHashMap<>();
-    delta.put(PROBES, -removed);
-    return new Saving(removed, 0, nanos / NANOS,
-        "the " + what + " are answered by the driver (or not sent): " + Fmt.count(removed)
-            + " round trips at the time measured for them", delta);
+    delta.put(PROBES, -removed[0]);
+    return new Saving(removed[0], 0, removed[1] / NANOS,
+        what + ": " + Fmt.count(removed[0]) + " round trips at the time measured for them", delta);
   }
 
   private Saving batches() {
@@ -373,11 +385,22 @@ final class Estimates {
       if (s == null) {
         continue;
       }
+      if (s.commandDelta().containsKey(PROBES)) {
+        continue; // session-state statements: modelled for every change together, below
+      }
       saved += s.secondsSaved();
       for (Map.Entry<String, Long> d : s.commandDelta().entrySet()) {
         Long v = after.get(d.getKey());
         after.put(d.getKey(), Math.max(0, (v == null ? 0 : v) + d.getValue()));
       }
+    }
+    // Changes that remove the same statement (maxPerformance and readOnlyPropagatesToServer both
+    // remove a READ WRITE reset) remove it once.
+    long[] probesRemoved = state.removed(state.now().with(ranked));
+    if (probesRemoved[0] > 0) {
+      Long v = after.get(PROBES);
+      after.put(PROBES, Math.max(0, (v == null ? 0 : v) - probesRemoved[0]));
+      saved += probesRemoved[1] / NANOS;
     }
     after.values().removeIf(v -> v == 0);
     double measured = 0;
@@ -544,14 +567,5 @@ final class Estimates {
 
   private static String ms(double nanos) {
     return nanos < 0 ? "unmeasured" : String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
-  }
-
-  private static boolean contains(ProbeKind[] kinds, ProbeKind k) {
-    for (ProbeKind x : kinds) {
-      if (x == k) {
-        return true;
-      }
-    }
-    return false;
   }
 }

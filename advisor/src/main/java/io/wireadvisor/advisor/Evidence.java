@@ -14,5 +14,10 @@ final class Evidence {
   /** tidb_rc_read_check_ts: share of the statements that ran under READ COMMITTED. */
   static final double RC_READ_CHECK_MIN_RC_SHARE = 0.9;
 
+  /** server-rejects: ERR replies of one kind (read-only SETs, isolation SETs) in the window. */
+  static final long REJECTIONS_MIN = 10;
+  /** transaction-state: autocommit and read-only SETs in the window. */
+  static final long STATE_CHANGES_MIN = 100;
+
   private Evidence() {}
 }

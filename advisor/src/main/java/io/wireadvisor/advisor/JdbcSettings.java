@@ -106,6 +106,19 @@ public final class JdbcSettings {
     return isTrue(property.key());
   }
 
+  /** True when the boolean property is off for every source that recorded properties. */
+  public boolean isFalse(JdbcProperty property) {
+    if (known.isEmpty()) {
+      return false;
+    }
+    for (Map<String, String> props : known) {
+      if (!"false".equalsIgnoreCase(effective(props, property.key()))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The smallest effective integer value over the sources, or Connector/J's default. */
   public long minLong(JdbcProperty property) {
     return minLong(property.key(), Long.parseLong(property.defaultValue()));

@@ -4,6 +4,7 @@ import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.profile.ShapeStats;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.profile.Via;
+import io.wireadvisor.sql.ProbeKind;
 import io.wireadvisor.sql.StatementKind;
 import java.util.Locale;
 
@@ -73,6 +74,50 @@ public enum Metric {
     public double compute(TrafficProfile p) {
       Workload w = Workload.of(p);
       return Workload.ratio(p.count(CommandType.PING) + w.validationProbes, w.businessExecutions);
+    }
+  },
+  /**
+   * Transaction-state changes per business statement: executions of {@code SET autocommit} and
+   * {@code SET SESSION TRANSACTION READ ONLY|READ WRITE} (what {@link TransactionStateRule}'s
+   * settings remove).
+   */
+  STATE_CHANGES_PER_STATEMENT("autocommit/read-only SETs per statement") {
+    @Override
+    public double compute(TrafficProfile p) {
+      long n = 0;
+      for (ShapeStats s : p.shapes().values()) {
+        if (s.probe() == ProbeKind.AUTOCOMMIT_SET || s.probe() == ProbeKind.READ_ONLY_SET) {
+          n += s.executions();
+        }
+      }
+      return Workload.ratio(n, Workload.of(p).businessExecutions);
+    }
+  },
+  /**
+   * ERR replies to the session-state statements a driver, pool or framework sends (probes), per
+   * business statement: what {@link ServerRejectsRule} removes.
+   */
+  REJECTED_STATE_CHANGES_PER_STATEMENT("rejected session-state statements per statement") {
+    @Override
+    public double compute(TrafficProfile p) {
+      long n = 0;
+      for (ShapeStats s : p.shapes().values()) {
+        if (s.probe() != null) {
+          n += s.count(Via.ERRORS);
+        }
+      }
+      return Workload.ratio(n, Workload.of(p).businessExecutions);
+    }
+  },
+  /** ERR replies of any statement per business statement. */
+  ERRORS_PER_STATEMENT("ERR replies per statement") {
+    @Override
+    public double compute(TrafficProfile p) {
+      long n = 0;
+      for (ShapeStats s : p.shapes().values()) {
+        n += s.count(Via.ERRORS);
+      }
+      return Workload.ratio(n, Workload.of(p).businessExecutions);
     }
   },
   /** Wire commands of any type per business statement. */

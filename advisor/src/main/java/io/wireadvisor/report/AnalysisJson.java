@@ -154,6 +154,21 @@ public final class AnalysisJson {
         number(sv, "avgProcessedKeys", t.server().avgProcessedKeys());
       }
     }
+    ObjectNode errors = root.putObject("errors");
+    errors.put("total", a.errorTotal());
+    errors.put("onFirstScreen", a.errorsOnFirstScreen());
+    ArrayNode lines = errors.putArray("byStatementAndCode");
+    for (io.wireadvisor.advisor.ErrorLine e : a.errors()) {
+      ObjectNode o = lines.addObject();
+      o.put("digest", e.digest());
+      o.put("text", e.text());
+      o.put("sessionState", e.sessionState());
+      o.put("code", e.code());
+      o.put("sqlState", e.sqlState());
+      o.put("count", e.count());
+      o.put("executions", e.executions());
+      number(o, "seconds", e.seconds());
+    }
     ArrayNode withheld = root.putArray("withheld");
     for (Withheld w : a.withheld()) {
       ObjectNode o = withheld.addObject();
@@ -177,6 +192,7 @@ public final class AnalysisJson {
     strings(all.putArray("jdbcUrls"), c.urls);
     strings(all.putArray("hikari"), c.hikari);
     strings(all.putArray("springBoot"), c.spring);
+    strings(all.putArray("hibernate"), c.hibernate);
     strings(all.putArray("sql"), c.sql);
     strings(all.putArray("notes"), c.notes);
     return root;
@@ -228,6 +244,10 @@ public final class AnalysisJson {
     ObjectNode pool = o.putObject("poolSettings");
     for (Map.Entry<String, String> e : c.poolSettings().entrySet()) {
       pool.put(e.getKey(), e.getValue());
+    }
+    ObjectNode hibernate = o.putObject("hibernateProperties");
+    for (Map.Entry<String, String> e : c.hibernateProperties().entrySet()) {
+      hibernate.put(e.getKey(), e.getValue());
     }
     ArrayNode sql = o.putArray("sql");
     for (String s : c.sql()) {

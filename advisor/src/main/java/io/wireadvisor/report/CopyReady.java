@@ -19,6 +19,8 @@ final class CopyReady {
   final List<String> urls = new ArrayList<>();
   final List<String> hikari = new ArrayList<>();
   final List<String> spring = new ArrayList<>();
+  /** {@code hibernate.*} lines for hibernate.properties / persistence.xml (outside Spring Boot). */
+  final List<String> hibernate = new ArrayList<>();
   final List<String> sql;
   final List<String> notes = new ArrayList<>();
   final boolean urlKnown;
@@ -48,6 +50,10 @@ final class CopyReady {
       hikari.add(e.getKey() + "=" + e.getValue());
       spring.add("spring.datasource.hikari." + kebab(e.getKey()) + "=" + e.getValue());
     }
+    for (Map.Entry<String, String> e : c.hibernateProperties().entrySet()) {
+      hibernate.add(e.getKey() + "=" + e.getValue());
+      spring.add("spring.jpa.properties." + e.getKey() + "=" + e.getValue());
+    }
     sql = c.sql();
     notes.addAll(c.notes());
   }
@@ -57,7 +63,7 @@ final class CopyReady {
   }
 
   boolean isEmpty() {
-    return urls.isEmpty() && hikari.isEmpty() && sql.isEmpty();
+    return urls.isEmpty() && hikari.isEmpty() && hibernate.isEmpty() && sql.isEmpty();
   }
 
   /** {@code maximumPoolSize} → {@code maximum-pool-size}: Spring Boot's relaxed binding form. */

@@ -78,6 +78,7 @@ final class HtmlReport {
     }
     charts(sb, a);
     topStatements(sb, a);
+    errors(sb, a);
     changes(sb, a);
     recommendations(sb, a);
     withheld(sb, a);
@@ -106,6 +107,10 @@ final class HtmlReport {
     card(sb, Fmt.count(o.businessStatements()), "business statements in " + Fmt.rate(o.windowSeconds()) + " s");
     sb.append("</div>\n<p>Server: <b>").append(esc(o.server() == null ? "unknown" : o.server()))
         .append("</b> (").append(o.serverKind()).append(")</p>\n");
+    if (a.errorsOnFirstScreen()) {
+      sb.append("<p id=\"errors-headline\"><b>Errors</b>: <a href=\"#errors\">")
+          .append(esc(Reports.errorHeadline(a))).append("</a></p>\n");
+    }
     if (a.isEmpty()) {
       sb.append("<p><b>Nothing to do</b>: no rule found a change to recommend.</p>\n");
     } else {
@@ -230,6 +235,24 @@ final class HtmlReport {
     sb.append("</table></div></section>\n");
   }
 
+  private static void errors(StringBuilder sb, Analysis a) {
+    if (a.errors().isEmpty()) {
+      return;
+    }
+    sb.append("<section id=\"errors\"><h2>Errors by statement and code</h2>\n")
+        .append("<div class=\"table-wrap\"><table><tr><th>ERR replies</th><th>of executions</th>")
+        .append("<th>code</th><th>time waited</th><th>statement</th></tr>\n");
+    for (io.wireadvisor.advisor.ErrorLine e : a.errors()) {
+      sb.append("<tr><td class=\"num\">").append(esc(Fmt.count(e.count()))).append("</td><td class=\"num\">")
+          .append(esc(Fmt.count(e.executions()))).append("</td><td class=\"num\">").append(esc(e.codeText()))
+          .append("</td><td class=\"num\">").append(esc(Reports.errorTime(e))).append("</td><td class=\"sql\">")
+          .append(esc(e.text()))
+          .append(e.sessionState() ? "<br><small>session state, sent by the driver or framework</small>" : "")
+          .append("</td></tr>\n");
+    }
+    sb.append("</table></div></section>\n");
+  }
+
   private static double wireCommands(StatementTime t) {
     long n = 0;
     for (long v : t.commands().values()) {
@@ -247,6 +270,7 @@ final class HtmlReport {
     }
     block(sb, "JDBC URL", c.urls);
     block(sb, "HikariCP (properties file or HikariConfig)", c.hikari);
+    block(sb, "Hibernate (hibernate.properties or persistence.xml)", c.hibernate);
     block(sb, "Spring Boot (application.properties)", c.spring);
     block(sb, "SQL for the DBA (run once, as an administrator)", c.sql);
     for (String n : c.notes) {
@@ -297,6 +321,13 @@ final class HtmlReport {
       if (!ch.poolSettings().isEmpty()) {
         sb.append("<p>HikariCP settings</p><pre>");
         for (Map.Entry<String, String> e : ch.poolSettings().entrySet()) {
+          sb.append(esc(e.getKey() + "=" + e.getValue())).append('\n');
+        }
+        sb.append("</pre>\n");
+      }
+      if (!ch.hibernateProperties().isEmpty()) {
+        sb.append("<p>Hibernate properties</p><pre>");
+        for (Map.Entry<String, String> e : ch.hibernateProperties().entrySet()) {
           sb.append(esc(e.getKey() + "=" + e.getValue())).append('\n');
         }
         sb.append("</pre>\n");

@@ -3,6 +3,7 @@ package io.wireadvisor.report;
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Change;
 import io.wireadvisor.advisor.Comparison;
+import io.wireadvisor.advisor.ErrorLine;
 import io.wireadvisor.advisor.Expectation;
 import io.wireadvisor.advisor.Fmt;
 import io.wireadvisor.advisor.Metric;
@@ -36,6 +37,7 @@ public final class Reports {
       sb.append("\nNothing to do: no rule found a change to recommend.\n");
     }
     topStatementsText(sb, a);
+    errorsText(sb, a);
     if (!a.isEmpty()) {
       sb.append("\nRecommendations, most time saved first\n--------------------------------------\n");
       int n = 1;
@@ -90,6 +92,18 @@ public final class Reports {
             .append(t.text().replace("|", "\\|").replace("`", "'")).append("`")
             .append(t.tidbDigest() == null ? "" : " (TiDB digest " + t.tidbDigest() + ")")
             .append(t.server() == null ? "" : "; TiDB: " + serverSide(t.server())).append(" |\n");
+      }
+    }
+    if (!a.errors().isEmpty()) {
+      sb.append("\n## Errors by statement and code\n\n")
+          .append("| ERR replies | of executions | code | time waited | statement |\n")
+          .append("|---|---|---|---|---|\n");
+      for (ErrorLine e : a.errors()) {
+        sb.append("| ").append(Fmt.count(e.count())).append(" | ").append(Fmt.count(e.executions()))
+            .append(" | ").append(e.codeText()).append(" | ").append(errorTime(e)).append(" | `")
+            .append(e.text().replace("|", "\\|").replace("`", "'")).append("`")
+            .append(e.sessionState() ? " (session state, sent by the driver or framework)" : "")
+            .append(" |\n");
       }
     }
     int n = 1;
@@ -147,6 +161,9 @@ public final class Reports {
     }
     sb.append(bullet).append("Server: ").append(o.server() == null ? "unknown" : o.server())
         .append(" [").append(o.serverKind()).append("]").append(end).append('\n');
+    if (a.errorsOnFirstScreen()) {
+      wrap(sb, bullet + "Errors: " + errorHeadline(a) + end, "        ");
+    }
     if (!a.recommendations().isEmpty()) {
       sb.append(bullet).append("Top changes:").append('\n');
       int n = 0;
@@ -170,6 +187,66 @@ public final class Reports {
               Fmt.ratio(per(o.commandsAfter().get(t), o.businessStatements()))))
           .append('\n');
     }
+  }
+
+  /**
+   * "301 ERR replies (22.8% of business statements, 45 ms waited): ERROR 1235 (42000) x301 on set
+   * session transaction read only; ..." (the three costliest shapes and codes).
+   */
+  static String errorHeadline(Analysis a) {
+    double seconds = 0;
+    boolean timed = false;
+    for (ErrorLine e : a.errors()) {
+      if (!Double.isNaN(e.seconds())) {
+        seconds += e.seconds();
+        timed = true;
+      }
+    }
+    long business = a.outlook() == null ? a.profile().statements() : a.outlook().businessStatements();
+    StringBuilder b = new StringBuilder().append(Fmt.count(a.errorTotal())).append(" ERR replies (")
+        .append(Fmt.percent(Workload.ratio(a.errorTotal(), business))).append(" of business statements")
+        .append(timed ? ", " + duration(seconds) + " waited" : "").append("): ");
+    int n = 0;
+    for (ErrorLine e : a.errors()) {
+      if (n == 3) {
+        b.append("; ...");
+        break;
+      }
+      b.append(n++ == 0 ? "" : "; ").append(e.codeText()).append(" x").append(Fmt.count(e.count()))
+          .append(" on ").append(Fmt.printable(Fmt.sql(e.text(), 60)));
+    }
+    return b.toString();
+  }
+
+  static String errorTime(ErrorLine e) {
+    return Double.isNaN(e.seconds()) ? "not timed" : duration(e.seconds());
+  }
+
+  private static void errorsText(StringBuilder sb, Analysis a) {
+    if (a.errors().isEmpty()) {
+      return;
+    }
+    sb.append("\nErrors by statement and code\n----------------------------\n");
+    sb.append(String.format(Locale.ROOT, "%11s %13s  %-22s %11s%n", "ERR replies", "of executions",
+        "code", "time"));
+    for (ErrorLine e : a.errors()) {
+      sb.append(String.format(Locale.ROOT, "%11s %13s  %-22s %11s%n", Fmt.count(e.count()),
+          Fmt.count(e.executions()), e.codeText(), errorTime(e)));
+      wrap(sb, "      " + Fmt.printable(e.text())
+          + (e.sessionState() ? "  (session state, sent by the driver or framework)" : ""), "      ");
+    }
+    if (a.errorTotal() > sumCounts(a)) {
+      sb.append("      (").append(Fmt.count(a.errorTotal() - sumCounts(a)))
+          .append(" more ERR replies of other statements)\n");
+    }
+  }
+
+  private static long sumCounts(Analysis a) {
+    long n = 0;
+    for (ErrorLine e : a.errors()) {
+      n += e.count();
+    }
+    return n;
   }
 
   private static double per(Long n, long statements) {
@@ -354,6 +431,13 @@ public final class Reports {
       }
       sb.append(fence);
     }
+    if (!c.hibernateProperties().isEmpty()) {
+      sb.append(indent).append("Hibernate properties:\n").append(fence);
+      for (Map.Entry<String, String> e : c.hibernateProperties().entrySet()) {
+        sb.append(item).append(e.getKey()).append('=').append(e.getValue()).append('\n');
+      }
+      sb.append(fence);
+    }
     if (!c.sql().isEmpty()) {
       sb.append(indent).append("SQL (run once, as an administrator):\n").append(fence);
       for (String s : c.sql()) {
@@ -392,12 +476,21 @@ public final class Reports {
       }
       sb.append(fence);
     }
-    if (!c.hikari.isEmpty()) {
-      sb.append("HikariCP (properties file or HikariConfig):\n").append(fence);
-      for (String l : c.hikari) {
-        sb.append(item).append(l).append('\n');
+    if (!c.hikari.isEmpty() || !c.hibernate.isEmpty()) {
+      if (!c.hikari.isEmpty()) {
+        sb.append("HikariCP (properties file or HikariConfig):\n").append(fence);
+        for (String l : c.hikari) {
+          sb.append(item).append(l).append('\n');
+        }
+        sb.append(fence);
       }
-      sb.append(fence);
+      if (!c.hibernate.isEmpty()) {
+        sb.append("Hibernate (hibernate.properties or persistence.xml):\n").append(fence);
+        for (String l : c.hibernate) {
+          sb.append(item).append(l).append('\n');
+        }
+        sb.append(fence);
+      }
       sb.append("Spring Boot (application.properties):\n").append(fence);
       for (String l : c.spring) {
         sb.append(item).append(l).append('\n');

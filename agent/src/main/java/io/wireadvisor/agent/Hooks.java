@@ -12,6 +12,7 @@ import io.wireadvisor.profile.JdbcProperty;
 import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
 import io.wireadvisor.profile.RecorderSettings;
+import io.wireadvisor.profile.ServerError;
 import io.wireadvisor.profile.Source;
 import io.wireadvisor.profile.Via;
 import io.wireadvisor.profile.WireSession;
@@ -127,8 +128,36 @@ public final class Hooks {
       boolean failed,
       boolean queryAttributes,
       int errorCode) {
+    command(protocol, buf, len, startNanos, response, failed, queryAttributes, errorCode, null);
+  }
+
+  /**
+   * As {@link #command(Object, byte[], int, long, byte[], boolean, boolean, int)}, with the
+   * SQLSTATE of the driver's exception ({@code CJException.getSQLState()}; null when unknown): the
+   * profile counts errors per shape by code and SQLSTATE.
+   */
+  public static void command(
+      Object protocol,
+      byte[] buf,
+      int len,
+      long startNanos,
+      byte[] response,
+      boolean failed,
+      boolean queryAttributes,
+      int errorCode,
+      String sqlState) {
     if (!active || buf == null || len < 1 || len > buf.length) {
       return;
+    }
+    // The server's code and SQLSTATE of a failed command: from the driver's exception, else from
+    // an ERR reply at hand; an I/O failure has none (ServerError.OTHER).
+    int error = WireSession.NO_ERROR;
+    String state = null;
+    if (failed) {
+      int fromReply = response == null ? -1 : Replies.errCode(response, response.length);
+      error = errorCode > 0 ? errorCode : fromReply > 0 ? fromReply : ServerError.OTHER;
+      state = sqlState != null ? sqlState
+          : fromReply > 0 ? Replies.errSqlState(response, response.length) : null;
     }
     long latency = System.nanoTime() - startNanos;
     int code = buf[0] & 0xff;
@@ -174,26 +203,26 @@ public final class Hooks {
             shape = w.texts.lookup(buf, off, len).shape;
           }
           if (session == null) {
-            untracked(w, shape, Via.TEXT_EXECUTES, latency, failed);
+            untracked(w, shape, Via.TEXT_EXECUTES, latency, error, state);
             return;
           }
           if (!conn.registered) {
             business(conn, shape);
           }
-          session.query(shape, latency, failed);
+          session.query(shape, latency, error, state);
           return;
         }
       case STMT_PREPARE:
         {
           ShapeHandle shape = w.texts.lookup(buf, 1, len).shape;
           if (session == null) {
-            untracked(w, shape, Via.PREPARES, latency, failed);
+            untracked(w, shape, Via.PREPARES, latency, error, state);
             return;
           }
           if (!conn.registered) {
             business(conn, shape);
           }
-          session.prepare(shape, latency, failed);
+          session.prepare(shape, latency, error, state);
           // Only a PREPARE_OK gives the connection a statement (and a server-side cache entry):
           // a failed prepare is counted as a command and an error, not as a prepared statement.
           if (!failed && response != null && Replies.isPrepareOk(response, response.length)) {
@@ -202,19 +231,19 @@ public final class Hooks {
           return;
         }
       case STMT_EXECUTE:
-        statementCommand(conn, session, buf, len, Via.EXECUTES, latency, failed);
+        statementCommand(conn, session, buf, len, Via.EXECUTES, latency, error, state);
         return;
       case STMT_CLOSE:
-        statementCommand(conn, session, buf, len, Via.CLOSES, latency, failed);
+        statementCommand(conn, session, buf, len, Via.CLOSES, latency, error, state);
         return;
       case STMT_RESET:
-        statementCommand(conn, session, buf, len, Via.RESETS, latency, failed);
+        statementCommand(conn, session, buf, len, Via.RESETS, latency, error, state);
         return;
       case STMT_SEND_LONG_DATA:
-        statementCommand(conn, session, buf, len, Via.SEND_LONG_DATA, latency, failed);
+        statementCommand(conn, session, buf, len, Via.SEND_LONG_DATA, latency, error, state);
         return;
       case STMT_FETCH:
-        statementCommand(conn, session, buf, len, Via.FETCHES, latency, failed);
+        statementCommand(conn, session, buf, len, Via.FETCHES, latency, error, state);
         return;
       case RESET_CONNECTION:
         if (session != null && !failed) {
@@ -233,7 +262,8 @@ public final class Hooks {
       int len,
       Via via,
       long latency,
-      boolean failed) {
+      int error,
+      String state) {
     if (session == null || len < 5) {
       return;
     }
@@ -246,7 +276,7 @@ public final class Hooks {
     if (via == Via.EXECUTES && !conn.registered) {
       business(conn, shape);
     }
-    session.statementCommand(shape, via, latency, failed);
+    session.statementCommand(shape, via, latency, error, state);
   }
 
   /**
@@ -306,10 +336,12 @@ public final class Hooks {
   }
 
   /** A statement on a connection the agent does not track: counted by shape, no more. */
-  private static void untracked(Window w, ShapeHandle shape, Via via, long latency, boolean failed) {
+  private static void untracked(
+      Window w, ShapeHandle shape, Via via, long latency, int error, String state) {
     shape.record(via, latency);
-    if (failed) {
+    if (error != WireSession.NO_ERROR) {
       shape.record(Via.ERRORS);
+      shape.recordError(error, state, latency);
     }
     Classification c = shape.classification();
     if (c.isProbe()) {

@@ -34,7 +34,9 @@ public enum JdbcProperty {
   ZERO_DATE_TIME_BEHAVIOR("zeroDateTimeBehavior", null, null),
   CHARACTER_ENCODING("characterEncoding", null, null),
   CONNECTION_TIME_ZONE("connectionTimeZone", null, null),
-  SSL_MODE("sslMode", null, null);
+  SSL_MODE("sslMode", null, null),
+  /** {@code Connection.setReadOnly} sends {@code SET SESSION TRANSACTION READ ONLY|WRITE} when true. */
+  READ_ONLY_PROPAGATES_TO_SERVER("readOnlyPropagatesToServer", "true", null);
 
   private final String key;
   private final String defaultValue;

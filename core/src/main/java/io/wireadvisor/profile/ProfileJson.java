@@ -183,6 +183,19 @@ public final class ProfileJson {
       g.writeFieldName("latencyNanos");
       writeHistogram(s.latency(), g);
     }
+    if (!s.errors().isEmpty()) {
+      g.writeArrayFieldStart("errors");
+      for (ServerError e : s.errors().values()) {
+        g.writeStartObject();
+        g.writeNumberField("code", e.code());
+        writeOptional(g, "sqlState", e.sqlState());
+        g.writeNumberField("count", e.count());
+        g.writeNumberField("timed", e.timed());
+        g.writeNumberField("nanos", e.nanos());
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+    }
     g.writeEndObject();
   }
 
@@ -751,7 +764,8 @@ public final class ProfileJson {
         "minSqlLength",
         "maxSqlLength",
         "counts",
-        "latencyNanos");
+        "latencyNanos",
+        "errors");
     Node kindNode = s.field("kind");
     StatementKind kind = kindNode.enumValue(StatementKind.class, kindNode.string());
     ProbeKind probe = null;
@@ -790,6 +804,30 @@ public final class ProfileJson {
     if (s.has("latencyNanos")) {
       shape.setLatency(
           readHistogram(s.field("latencyNanos"), Histogram.LATENCY_PRECISION, "latency"));
+    }
+    if (s.has("errors")) {
+      List<Node> errors = s.field("errors").elements();
+      if (errors.size() > ShapeStats.MAX_ERROR_CODES) {
+        throw new ProfileFormatException(s.path + ".errors",
+            errors.size() + " error codes; a shape keeps at most " + ShapeStats.MAX_ERROR_CODES);
+      }
+      for (Node e : errors) {
+        e.allowOnly("code", "sqlState", "count", "timed", "nanos");
+        long code = e.field("code").nonNegative();
+        if (code > 65535) {
+          throw new ProfileFormatException(e.path + ".code", "an error code is at most 65535");
+        }
+        String state = e.optionalString("sqlState");
+        if (state != null && ServerError.validSqlState(state) == null) {
+          throw new ProfileFormatException(e.path + ".sqlState", "expected five letters or digits");
+        }
+        long count = e.field("count").nonNegative();
+        long timed = e.field("timed").nonNegative();
+        if (timed > count) {
+          throw new ProfileFormatException(e.path + ".timed", "must be <= count");
+        }
+        shape.addError((int) code, state, count, timed, e.field("nanos").nonNegative());
+      }
     }
     return shape;
   }

@@ -385,9 +385,14 @@ public final class ProfileRecorder {
     final ConcurrentHistogram latency = new ConcurrentHistogram(Histogram.LATENCY_PRECISION);
     final AtomicInteger minLength = new AtomicInteger(Integer.MAX_VALUE);
     final AtomicInteger maxLength = new AtomicInteger();
+    /** The recorder's shape-byte account (not the recorder), charged for an error table. */
+    final AtomicLong shapeBytes;
+    /** ERR replies by code: a shape's error table, made on its first error; guarded by this. */
+    private ShapeStats errors;
 
     ShapeAggregate(ProfileRecorder recorder, ShapeStats template, String sample) {
       this.recorderId = recorder.id;
+      this.shapeBytes = recorder.shapeBytes;
       this.template = template;
       this.sample = sample;
       for (int i = 0; i < counters.length; i++) {
@@ -415,8 +420,29 @@ public final class ProfileRecorder {
       return false;
     }
 
+    /**
+     * One ERR reply of {@code code}. Errors are rare, so a lock is fine here; the table is bounded
+     * ({@link ShapeStats#MAX_ERROR_CODES}) and its bytes are charged to the shape account.
+     */
+    synchronized void error(int code, String sqlState, long latencyNanos) {
+      if (errors == null) {
+        errors = template.emptyCopy();
+        shapeBytes.addAndGet(ShapeStats.ERROR_TABLE_BYTES);
+      }
+      errors.addError(code, sqlState, 1, latencyNanos >= 0 ? 1 : 0, Math.max(0, latencyNanos));
+    }
+
+    synchronized void copyErrorsInto(ShapeStats s) {
+      if (errors != null) {
+        for (ServerError e : errors.errors().values()) {
+          s.addError(e.code(), e.sqlState(), e.count(), e.timed(), e.nanos());
+        }
+      }
+    }
+
     ShapeStats snapshot() {
       ShapeStats s = template.emptyCopy();
+      copyErrorsInto(s);
       int min = minLength.get();
       if (min != Integer.MAX_VALUE) {
         s.observeSqlLength(min);
@@ -563,6 +589,14 @@ public final class ProfileRecorder {
       if (latencyNanos >= 0) {
         aggregate.latency.record(latencyNanos);
       }
+    }
+
+    /**
+     * Counts one ERR reply of this shape by its server code ({@link ServerError#OTHER} when
+     * unknown) and SQLSTATE (null when unknown); {@link Via#ERRORS} is counted apart.
+     */
+    public void recordError(int code, String sqlState, long latencyNanos) {
+      aggregate.error(code, sqlState, latencyNanos);
     }
 
     /** Counts {@code n} events at once (e.g. the statements of one batch). */

@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -28,6 +30,16 @@ public final class ShapeStats {
   private int maxSqlLength;
   private final long[] counters = new long[Via.values().length];
   private Histogram latency;
+  /** ERR replies by server code, at most {@link #MAX_ERROR_CODES} entries; null until the first. */
+  private TreeMap<Integer, ServerError> errors;
+
+  /**
+   * Distinct error codes a shape keeps; the highest codes past it are counted under {@link
+   * ServerError#OTHER}. Folding the highest keeps merges exact and order-independent.
+   */
+  public static final int MAX_ERROR_CODES = 8;
+  /** Accounted bytes of a full error table (the recorder charges it when a shape first fails). */
+  public static final long ERROR_TABLE_BYTES = MAX_ERROR_CODES * 160L + 64;
 
   public ShapeStats(
       String digest,
@@ -146,6 +158,43 @@ public final class ShapeStats {
     return count(Via.TEXT_EXECUTES) + count(Via.EXECUTES);
   }
 
+  /** ERR replies of this shape by server error code, in code order; empty when none failed. */
+  public Map<Integer, ServerError> errors() {
+    return errors == null
+        ? Collections.<Integer, ServerError>emptyMap()
+        : Collections.unmodifiableMap(errors);
+  }
+
+  /**
+   * Adds {@code count} ERR replies of {@code code} ({@link ServerError#OTHER} when unknown), of
+   * which {@code timed} took {@code nanos} together. Does not touch {@link Via#ERRORS}, which
+   * counts failed commands of any kind.
+   */
+  public void addError(int code, String sqlState, long count, long timed, long nanos) {
+    if (count <= 0) {
+      return;
+    }
+    int c = code < 0 ? ServerError.OTHER : code;
+    if (errors == null) {
+      errors = new TreeMap<>();
+    }
+    ServerError e = errors.get(c);
+    if (e == null) {
+      e = new ServerError(c);
+      errors.put(c, e);
+    }
+    e.add(sqlState, count, timed, nanos);
+    while (errors.size() > MAX_ERROR_CODES) {
+      ServerError last = errors.pollLastEntry().getValue();
+      ServerError other = errors.get(ServerError.OTHER);
+      if (other == null) {
+        other = new ServerError(ServerError.OTHER);
+        errors.put(ServerError.OTHER, other);
+      }
+      other.add(null, last.count(), last.timed(), last.nanos());
+    }
+  }
+
   /** Latency of this shape's commands, or null when the collector could not time them. */
   public Histogram latency() {
     return latency;
@@ -168,6 +217,9 @@ public final class ShapeStats {
           minSqlLength == 0 ? other.minSqlLength : Math.min(minSqlLength, other.minSqlLength);
     }
     maxSqlLength = Math.max(maxSqlLength, other.maxSqlLength);
+    for (ServerError e : other.errors().values()) {
+      addError(e.code(), e.sqlState(), e.count(), e.timed(), e.nanos());
+    }
     // The smaller sample wins so that merging in any order keeps the same one.
     if (other.sample != null && (sample == null || other.sample.compareTo(sample) < 0)) {
       sample = other.sample;
@@ -211,7 +263,8 @@ public final class ShapeStats {
         && minSqlLength == s.minSqlLength
         && maxSqlLength == s.maxSqlLength
         && Arrays.equals(counters, s.counters)
-        && Objects.equals(latency, s.latency);
+        && Objects.equals(latency, s.latency)
+        && errors().equals(s.errors());
   }
 
   @Override

@@ -33,6 +33,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class WireSession {
   /** The statement id MariaDB clients send to mean "the statement just prepared" (pipelining). */
   public static final int LAST_PREPARED_ID = -1;
+  /** The error code argument of a command that succeeded. */
+  public static final int NO_ERROR = -1;
   /** Prepared statements one session tracks at most, whatever the byte limits. */
   public static final int MAX_STATEMENTS = 65_536;
   /**
@@ -160,14 +162,27 @@ public final class WireSession {
 
   /** A COM_QUERY of {@code shape} completed. */
   public void query(ShapeHandle shape, long latencyNanos, boolean failed) {
-    record(shape, Via.TEXT_EXECUTES, latencyNanos, failed);
+    query(shape, latencyNanos, failed ? ServerError.OTHER : NO_ERROR, null);
+  }
+
+  /**
+   * A COM_QUERY of {@code shape} completed: {@code errorCode} {@link #NO_ERROR} when it succeeded,
+   * else the server's code ({@link ServerError#OTHER} when unknown) and SQLSTATE (or null).
+   */
+  public void query(ShapeHandle shape, long latencyNanos, int errorCode, String sqlState) {
+    record(shape, Via.TEXT_EXECUTES, latencyNanos, errorCode, sqlState);
     used(shape);
     ran(shape);
   }
 
   /** A COM_STMT_PREPARE of {@code shape} completed (OK or ERR): counted as a prepare. */
   public void prepare(ShapeHandle shape, long latencyNanos, boolean failed) {
-    record(shape, Via.PREPARES, latencyNanos, failed);
+    prepare(shape, latencyNanos, failed ? ServerError.OTHER : NO_ERROR, null);
+  }
+
+  /** As {@link #prepare(ShapeHandle, long, boolean)}, with the error as in {@link #query}. */
+  public void prepare(ShapeHandle shape, long latencyNanos, int errorCode, String sqlState) {
+    record(shape, Via.PREPARES, latencyNanos, errorCode, sqlState);
   }
 
   /**
@@ -215,7 +230,13 @@ public final class WireSession {
    * completed; an execution is a statement run (used, probe or business).
    */
   public void statementCommand(ShapeHandle shape, Via via, long latencyNanos, boolean failed) {
-    record(shape, via, latencyNanos, failed);
+    statementCommand(shape, via, latencyNanos, failed ? ServerError.OTHER : NO_ERROR, null);
+  }
+
+  /** As {@link #statementCommand(ShapeHandle, Via, long, boolean)}, with the error as in {@link #query}. */
+  public void statementCommand(
+      ShapeHandle shape, Via via, long latencyNanos, int errorCode, String sqlState) {
+    record(shape, via, latencyNanos, errorCode, sqlState);
     used(shape);
     if (via == Via.EXECUTES) {
       ran(shape);
@@ -275,10 +296,12 @@ public final class WireSession {
 
   // ---- rules ------------------------------------------------------------------------------
 
-  private static void record(ShapeHandle shape, Via via, long latencyNanos, boolean failed) {
+  private static void record(
+      ShapeHandle shape, Via via, long latencyNanos, int errorCode, String sqlState) {
     shape.record(via, latencyNanos);
-    if (failed) {
+    if (errorCode != NO_ERROR) {
       shape.record(Via.ERRORS);
+      shape.recordError(errorCode, sqlState, latencyNanos);
     }
   }
 

@@ -3,6 +3,7 @@ package io.wireadvisor.proxy;
 import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
 import io.wireadvisor.profile.ProfileRecorder;
+import io.wireadvisor.profile.ServerError;
 import io.wireadvisor.profile.Via;
 import io.wireadvisor.profile.WireSession;
 import io.wireadvisor.wire.Bytes;
@@ -81,6 +82,8 @@ final class SessionTracker {
     String sql;
     /** The error code of the ERR that ended the reply, or -1. */
     int errorCode = -1;
+    /** The SQLSTATE of that ERR (five characters), or null. */
+    String sqlState;
 
     void clear() {
       type = null;
@@ -91,6 +94,7 @@ final class SessionTracker {
       event = null;
       sql = null;
       errorCode = -1;
+      sqlState = null;
     }
   }
 
@@ -897,6 +901,7 @@ final class SessionTracker {
     int first = headLength > 0 ? head[0] & 0xff : -1;
     if (first == Packets.ERR && p.errorCode < 0) {
       p.errorCode = Replies.errCode(head, headLength);
+      p.sqlState = Replies.errSqlState(head, headLength);
     }
     boolean terminator = first == Packets.EOF && length < Packets.MAX_CHUNK;
     switch (expect) {
@@ -1072,15 +1077,17 @@ final class SessionTracker {
     long latency = System.nanoTime() - p.startNanos;
     session.command(p.type, latency);
     if (p.shape != null) {
+      // The server's code of the ERR, or ServerError.OTHER when the reply was cut before it.
+      int code = !error ? WireSession.NO_ERROR : p.errorCode > 0 ? p.errorCode : ServerError.OTHER;
       switch (p.via) {
         case TEXT_EXECUTES:
-          session.query(p.shape, latency, error);
+          session.query(p.shape, latency, code, p.sqlState);
           break;
         case PREPARES:
-          session.prepare(p.shape, latency, error);
+          session.prepare(p.shape, latency, code, p.sqlState);
           break;
         default:
-          session.statementCommand(p.shape, p.via, latency, error);
+          session.statementCommand(p.shape, p.via, latency, code, p.sqlState);
           break;
       }
     }

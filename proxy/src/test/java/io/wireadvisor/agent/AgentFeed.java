@@ -22,6 +22,15 @@ public final class AgentFeed {
     Hooks.command(protocol, payload, payload.length, System.nanoTime(), firstReply, failed, false);
   }
 
+  /**
+   * As {@link #command(byte[], byte[], boolean)}, with the failure's error code and SQLSTATE as the
+   * driver's exception carries them (from the ERR that ended the reply; -1 and null when none).
+   */
+  public void command(byte[] payload, byte[] firstReply, boolean failed, int errorCode, String sqlState) {
+    Hooks.command(protocol, payload, payload.length, System.nanoTime(), firstReply, failed, false,
+        errorCode, sqlState);
+  }
+
   /** COM_QUIT. */
   public void quit() {
     Hooks.quit(protocol, System.nanoTime());

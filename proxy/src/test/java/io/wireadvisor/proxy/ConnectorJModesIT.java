@@ -114,6 +114,14 @@ class ConnectorJModesIT {
       assertThat(proxied).isEqualTo(direct);
       p.assertCountsEqual(profile, delta);
       assertShapesAccountForEveryCommand(profile);
+      // Each ERR by the server's code and SQLSTATE, as the client saw it ("error 1054").
+      assertThat(proxied).contains("error 1054");
+      ShapeStats unknownColumn = shapeOf(profile, "select nope from acct");
+      assertThat(unknownColumn.errors()).containsOnlyKeys(1054);
+      // One ERR, or two where a cursor-fetch Statement prepares first and then falls back to text.
+      assertThat(unknownColumn.errors().get(1054).count())
+          .isEqualTo(unknownColumn.count(Via.ERRORS)).isBetween(1L, 2L);
+      assertThat(unknownColumn.errors().get(1054).sqlState()).isEqualTo("42S22");
       assertThat(p.proxy.clientProtocolErrors()).isZero();
       return p.proxy.transport();
     }

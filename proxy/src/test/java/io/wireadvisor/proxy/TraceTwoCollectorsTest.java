@@ -164,6 +164,8 @@ class TraceTwoCollectorsTest {
         .containsEntry("shape select name from customer where id = ? PREPARES", 2L)
         .containsEntry("shape select name from customer where id = ? EXECUTES", 3L)
         .containsEntry("shape select nope from customer where id = ? ERRORS", 1L)
+        .containsEntry("shape select nope from customer where id = ? ERR 1054 HY000", 1L)
+        .containsEntry("shape select id from ledger where account_id = ? ERR 1317 HY000", 1L)
         .containsEntry("shape select id from ledger where account_id = ? FETCHES", 1L)
         .containsEntry("shape select id from ledger where account_id = ? ERRORS", 1L)
         .containsEntry("shape insert into doc (id, body) values ( ... ) SEND_LONG_DATA", 1L)
@@ -199,7 +201,11 @@ class TraceTwoCollectorsTest {
   private TrafficProfile throughTheAgent() {
     agent = new AgentFeed();
     for (Exchange e : trace) {
-      agent.command(e.command(), e.reply().isEmpty() ? null : e.reply().get(0), e.failed());
+      // The driver's exception carries the code and SQLSTATE of the ERR that ended the reply.
+      byte[] last = e.reply().isEmpty() ? null : e.reply().get(e.reply().size() - 1);
+      int code = last == null ? -1 : io.wireadvisor.wire.Replies.errCode(last, last.length);
+      agent.command(e.command(), e.reply().isEmpty() ? null : e.reply().get(0), e.failed(), code,
+          code < 0 ? null : io.wireadvisor.wire.Replies.errSqlState(last, last.length));
     }
     agent.quit();
     return agent.profile();
@@ -219,6 +225,8 @@ class TraceTwoCollectorsTest {
           m.merge("shape " + s.digestText() + " " + via, s.count(via), Long::sum);
         }
       }
+      s.errors().values().forEach(e -> m.merge("shape " + s.digestText() + " ERR " + e.code() + " "
+          + e.sqlState(), e.count(), Long::sum));
     }
     p.probes().forEach((kind, stats) -> {
       if (stats.count() != 0) {

@@ -51,6 +51,7 @@ public final class SendCommandAdvice {
         response == null ? null : ((NativePacketPayload) response).getByteBuffer(),
         thrown != null,
         attributes,
-        thrown instanceof CJException ? ((CJException) thrown).getVendorCode() : -1);
+        thrown instanceof CJException ? ((CJException) thrown).getVendorCode() : -1,
+        thrown instanceof CJException ? ((CJException) thrown).getSQLState() : null);
   }
 }

@@ -8,10 +8,13 @@ import io.wireadvisor.advisor.Advisor;
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Comparison;
 import io.wireadvisor.advisor.Expectation;
+import io.wireadvisor.advisor.Metric;
 import io.wireadvisor.advisor.Recommendation;
+import io.wireadvisor.advisor.ServerRejectsRule;
 import io.wireadvisor.advisor.SessionProbeRule;
 import io.wireadvisor.advisor.StatementCacheRule;
 import io.wireadvisor.advisor.TextProtocolRule;
+import io.wireadvisor.advisor.TransactionStateRule;
 import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.profile.ProfileJson;
 import io.wireadvisor.profile.ShapeStats;
@@ -60,7 +63,10 @@ class SpringBankIT {
   /** Connector/J caches a prepared statement only when its SQL is shorter than this (its default). */
   private static final int DEFAULT_PREP_STMT_CACHE_SQL_LIMIT = 256;
   /** What a user copies from the report's "Spring Boot (application.properties)" lines. */
-  private static final Pattern SPRING_LINE = Pattern.compile("spring\\.datasource\\.hikari\\.[\\w.-]+=\\S+");
+  private static final Pattern SPRING_LINE =
+      Pattern.compile("spring\\.(datasource\\.hikari|jpa\\.properties)\\.[\\w.-]+=\\S+");
+  /** How far the first screen's estimate of round trips per statement may be from the measured. */
+  private static final double ESTIMATE_TOLERANCE = 0.10;
 
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final ObjectMapper json = new ObjectMapper();
@@ -122,6 +128,27 @@ class SpringBankIT {
     assertThat(probes).as("@Transactional's session probes:%n%s", report).isNotNull();
     assertThat(probes.change().jdbcProperties()).containsEntry("useConfigs", "maxPerformance");
 
+    // Every @Transactional turns autocommit off and on; every readOnly one sets read-only and back.
+    Recommendation state = advice.recommendation(TransactionStateRule.ID);
+    assertThat(state).as("transaction-state SETs:%n%s", report).isNotNull();
+    assertThat(state.change().poolSettings()).containsEntry("autoCommit", "false");
+    assertThat(state.change().hibernateProperties())
+        .containsEntry("hibernate.connection.provider_disables_autocommit", "true");
+    assertThat(state.change().jdbcProperties()).containsEntry("readOnlyPropagatesToServer", "false");
+    long errorsBefore = errors(before);
+    boolean tidb = view.isTiDB();
+    if (tidb) {
+      // TiDB rejects SET SESSION TRANSACTION READ ONLY (ERROR 1235): once per read-only transaction.
+      ShapeStats readOnly = shapeOf(before, "set session transaction read only");
+      assertThat(readOnly.errors()).containsKey(1235);
+      assertThat(readOnly.errors().get(1235).count()).isGreaterThanOrEqualTo(3L * ROUNDS);
+      assertThat(advice.errorsOnFirstScreen()).isTrue();
+      assertThat(report).contains("Errors: ", "ERROR 1235");
+      Recommendation rejects = advice.recommendation(ServerRejectsRule.ID);
+      assertThat(rejects).as("TiDB's rejections:%n%s", report).isNotNull();
+      assertThat(rejects.change().jdbcProperties()).containsEntry("readOnlyPropagatesToServer", "false");
+    }
+
     // 2. The report's Spring Boot lines, as a user pastes them into application.properties
     //    (here: the equivalent command-line arguments), on the same database.
     List<String> springLines = new ArrayList<>();
@@ -130,11 +157,37 @@ class SpringBankIT {
         springLines.add(line.trim());
       }
     }
-    assertThat(springLines).contains("spring.datasource.hikari.data-source-properties.useServerPrepStmts=true");
+    assertThat(springLines).contains("spring.datasource.hikari.data-source-properties.useServerPrepStmts=true",
+        "spring.datasource.hikari.auto-commit=false",
+        "spring.jpa.properties.hibernate.connection.provider_disables_autocommit=true",
+        "spring.datasource.hikari.data-source-properties.readOnlyPropagatesToServer=false");
+
+    // 2a. The lines of every JDBC-side change but the transaction-state ones (what the report
+    //     advised before it knew them): the estimate for just those changes must hold too. On TiDB
+    //     maxPerformance then also elides the READ WRITE after each rejected READ ONLY.
+    List<Recommendation> partial = new ArrayList<>();
+    for (Recommendation r : advice.recommendations()) {
+      if (!r.id().startsWith("tidb-") && !r.id().equals(TransactionStateRule.ID)
+          && !r.id().equals(ServerRejectsRule.ID)) {
+        partial.add(r);
+      }
+    }
+    List<String> partialArgs = new ArrayList<>();
+    springLinesOf(partial).forEach(l -> partialArgs.add("--" + l));
+    TrafficProfile partialRun = runUnderAgent(server, url, dir, "partial", partialArgs);
+    assertMoneyIsConserved(server, db, 2 * ROUNDS);
+    double partialPredicted = Advisor.outlook(before, view, partial).roundTripsPerStatementAfter();
+    double partialMeasured = Metric.COMMANDS_PER_STATEMENT.compute(partialRun);
+    System.out.printf("spring-bank on %s with %s only: round trips per business statement %.2f"
+        + " (estimated %.2f); ERR replies %d%n", view.describe(), partialArgs, partialMeasured,
+        partialPredicted, errors(partialRun));
+    assertThat(partialPredicted).as("estimate for %s vs measured %.3f", partialArgs, partialMeasured)
+        .isCloseTo(partialMeasured, org.assertj.core.data.Percentage.withPercentage(100 * ESTIMATE_TOLERANCE));
+
     List<String> args = new ArrayList<>();
     springLines.forEach(l -> args.add("--" + l));
     TrafficProfile after = runUnderAgent(server, url, dir, "after", args);
-    assertMoneyIsConserved(server, db, 2 * ROUNDS);
+    assertMoneyIsConserved(server, db, 3 * ROUNDS);
 
     assertThat(after.sources()).isNotEmpty();
     for (Source s : after.sources()) {
@@ -152,6 +205,16 @@ class SpringBankIT {
     assertThat(longestAfter.count(Via.EXECUTES)).isEqualTo(longestShape.count(Via.TEXT_EXECUTES));
     assertThat(longestAfter.count(Via.PREPARES)).isBetween(1L, 10L);
     assertThat(longestAfter.count(Via.CLOSES)).isZero();
+
+    // The first screen's estimate, every change together, against what the changed run measured.
+    double predicted = advice.outlook().roundTripsPerStatementAfter();
+    double measured = Metric.COMMANDS_PER_STATEMENT.compute(after);
+    System.out.printf("spring-bank on %s: round trips per business statement %.2f before, %.2f after"
+        + " (estimated %.2f); ERR replies %d before, %d after%n", view.describe(),
+        Metric.COMMANDS_PER_STATEMENT.compute(before), measured, predicted, errorsBefore, errors(after));
+    assertThat(predicted).as("estimated round trips per statement vs measured %.3f:%n%s", measured, report)
+        .isCloseTo(measured, org.assertj.core.data.Percentage.withPercentage(100 * ESTIMATE_TOLERANCE));
+    assertThat(errors(after)).as("ERR replies after the change").isZero();
 
     Comparison diff = Comparison.of(before, after, view);
     String diffReport = Reports.text(diff);
@@ -261,6 +324,27 @@ class SpringBankIT {
         assertThat(rs.getInt(3)).isEqualTo(transfers);
       }
     }
+  }
+
+  /** The Spring Boot lines of some recommendations, as the report writes them. */
+  private static List<String> springLinesOf(List<Recommendation> recommendations) {
+    List<String> lines = new ArrayList<>();
+    for (Recommendation r : recommendations) {
+      r.change().jdbcProperties().forEach((k, v) -> lines.add("spring.datasource.hikari.data-source-properties." + k + "=" + v));
+      r.change().poolSettings().forEach((k, v) -> lines.add("spring.datasource.hikari."
+          + k.replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT) + "=" + v));
+      r.change().hibernateProperties().forEach((k, v) -> lines.add("spring.jpa.properties." + k + "=" + v));
+    }
+    return lines;
+  }
+
+  private static long errors(TrafficProfile p) {
+    return p.shapes().values().stream().mapToLong(s -> s.count(Via.ERRORS)).sum();
+  }
+
+  private static ShapeStats shapeOf(TrafficProfile p, String digestText) {
+    return p.shapes().values().stream().filter(s -> s.digestText().equals(digestText)).findFirst()
+        .orElseThrow(() -> new AssertionError("no shape '" + digestText + "' in " + p.shapes().keySet()));
   }
 
   /** The application's own statement with the longest SQL among those repeated every round. */
