@@ -110,6 +110,38 @@ class EscapingModeIT {
     }
   }
 
+  @Test
+  void theModeComesFromTheServersStatusFlagWhenTheSetNamesNoLiteral() throws Exception {
+    // The proxy cannot tell what CONCAT(...) sets: only the OK's status flag 0x0200 can.
+    String hidden = "Hidden" + Long.toHexString(System.nanoTime());
+    ProxyConfig config =
+        ProxyConfig.of("127.0.0.1", 0, server.host(), server.port()).withAdmin("127.0.0.1", 0);
+    try (ProxiedServer p = ProxiedServer.start(server, config)) {
+      try (Connection c = p.connect(null, "");
+          Statement s = c.createStatement()) {
+        s.execute("SET SESSION sql_mode = CONCAT('NO_BACKSLASH', '_ESCAPES')");
+        try (ResultSet rs = s.executeQuery("SELECT 'y\\', '" + hidden + "', 'z'")) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getString(2)).isEqualTo(hidden);
+        }
+        s.execute("SET SESSION sql_mode = DEFAULT"); // the reply says: escapes again
+        try (ResultSet rs = s.executeQuery("SELECT 'it\\'s', 'w'")) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getString(1)).isEqualTo("it's");
+        }
+      }
+      FaultsIT.waitFor(p.proxy::clientConnections, 0);
+      String body = get("http://127.0.0.1:" + p.proxy.adminPort() + "/profile").body();
+      assertThat(body.toLowerCase(Locale.ROOT)).doesNotContain(hidden.toLowerCase(Locale.ROOT));
+      List<String> texts = new ArrayList<>();
+      for (ShapeStats shape : ProfileJson.fromJson(body).shapes().values()) {
+        texts.add(shape.digestText());
+      }
+      // Read in the mode the flags announced, not cut short as an unknown mode would be.
+      assertThat(texts).contains("select ?, ?, ?", "select ?, ?");
+    }
+  }
+
   private HttpResponse<String> get(String url) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
   }
