@@ -140,18 +140,27 @@ public final class AgentOptions {
     if (args == null || args.trim().isEmpty()) {
       return;
     }
+    int position = 0;
     for (String pair : args.split(",")) {
+      position++;
       String p = pair.trim();
       if (p.isEmpty()) {
         continue;
       }
       int eq = p.indexOf('=');
       if (eq <= 0) {
-        o.warnings.add("option '" + p + "' is not key=value; ignored");
+        // Named by position only: a bare word here is as likely a misplaced secret as a typo.
+        o.warnings.add("option " + position + " of the -javaagent argument is not key=value; ignored");
         continue;
       }
       String key = p.substring(0, eq).trim();
       String value = p.substring(eq + 1).trim();
+      if (!key.equals(known(key))) {
+        // The value of an unknown key is never echoed: a mistyped key may well carry a secret.
+        o.warnings.add("option " + key + ": unknown option (see java -jar wire-advisor-agent.jar"
+            + " --help); ignored");
+        continue;
+      }
       try {
         o.set(key, value);
         o.origins.put(key, "-javaagent");

@@ -17,6 +17,7 @@ import io.wireadvisor.profile.Source;
 import io.wireadvisor.profile.Via;
 import io.wireadvisor.profile.WireSession;
 import io.wireadvisor.sql.Classification;
+import io.wireadvisor.sql.Escaping;
 import io.wireadvisor.wire.Bytes;
 import io.wireadvisor.wire.QueryAttributes;
 import io.wireadvisor.wire.Replies;
@@ -172,16 +173,23 @@ public final class Hooks {
       conn = Causes.inConnect() ? CONNECTIONS.reopen(protocol) : null;
     }
     WireSession session = null;
+    // The mode the server read this command's text in: the one the connection was in until now.
+    Escaping escaping = Escaping.UNKNOWN;
     if (conn != null) {
       session = conn.sessionIn(w);
       session.command(type, latency);
+      escaping = session.escaping();
       if (!conn.described) {
         conn.described = LateDescriber.describe(protocol, conn);
       }
       ConnDescription d = conn.description;
       session.isolation(d == null ? UNKNOWN_ISOLATION : d.isolationIndex);
       if (conn.capture != null || AgentCapture.get().enabled()) {
-        capture(conn, type, buf, len, response, failed, errorCode, startNanos, latency, queryAttributes);
+        capture(conn, type, buf, len, response, failed, errorCode, startNanos, latency, queryAttributes,
+            escaping);
+      }
+      if (type != CommandType.QUERY) {
+        escapingAfter(session, type, response);
       }
     } else {
       w.recorder.command(type, latency); // not tracked per connection (table full, straggler)
@@ -197,15 +205,17 @@ public final class Hooks {
           ShapeHandle shape;
           if (template[0] != null && sameStaticPrefix(template[0], buf, off, len)) {
             // One COM_QUERY per execution: the template is used once.
-            shape = w.recorder.shape(template[0]);
+            shape = w.recorder.shape(template[0], escaping);
             template[0] = null;
           } else {
-            shape = w.texts.lookup(buf, off, len).shape;
+            shape = w.texts.lookup(buf, off, len, escaping).shape;
           }
           if (session == null) {
             untracked(w, shape, Via.TEXT_EXECUTES, latency, error, state);
             return;
           }
+          session.sent(shape.classification()); // SET sql_mode=...
+          escapingAfter(session, type, response);
           if (!conn.registered) {
             business(conn, shape);
           }
@@ -214,7 +224,7 @@ public final class Hooks {
         }
       case STMT_PREPARE:
         {
-          ShapeHandle shape = w.texts.lookup(buf, 1, len).shape;
+          ShapeHandle shape = w.texts.lookup(buf, 1, len, escaping).shape;
           if (session == null) {
             untracked(w, shape, Via.PREPARES, latency, error, state);
             return;
@@ -255,6 +265,31 @@ public final class Hooks {
     }
   }
 
+  /**
+   * What the first reply packet says of the connection's escaping mode: an OK's status flags (not
+   * PREPARE_OK's, not a row's); a new session state after COM_RESET_CONNECTION or COM_CHANGE_USER
+   * is not known until a reply tells. A result set's status comes in its last packet, which the
+   * hook does not see: the mode stays as the texts left it.
+   */
+  private static void escapingAfter(WireSession session, CommandType type, byte[] response) {
+    switch (type) {
+      case RESET_CONNECTION:
+      case CHANGE_USER:
+        session.escapingReset();
+        break;
+      case QUERY:
+      case STMT_EXECUTE:
+      case INIT_DB:
+      case PING:
+        break;
+      default:
+        return;
+    }
+    if (response != null && response.length > 0 && response[0] == Replies.OK) {
+      session.serverStatus(Replies.okStatusOrUnknown(response, response.length));
+    }
+  }
+
   private static void statementCommand(
       ConnState conn,
       WireSession session,
@@ -284,7 +319,8 @@ public final class Hooks {
    * null check). The SQL is decoded here, for the capture alone.
    */
   private static void capture(ConnState conn, CommandType type, byte[] buf, int len, byte[] response,
-      boolean failed, int errorCode, long startNanos, long latency, boolean queryAttributes) {
+      boolean failed, int errorCode, long startNanos, long latency, boolean queryAttributes,
+      Escaping escaping) {
     CaptureSession cs = conn.capture;
     if (cs == null) {
       cs = new CaptureSession(AgentCapture.get());
@@ -299,7 +335,7 @@ public final class Hooks {
     } else if (type == CommandType.STMT_PREPARE) {
       sql = new String(buf, 1, len - 1, StandardCharsets.UTF_8);
     }
-    CaptureSession.Pending p = cs.begin(type, buf, len, len, sql, startNanos, queryAttributes);
+    CaptureSession.Pending p = cs.begin(type, buf, len, len, sql, startNanos, queryAttributes, escaping);
     if (type == CommandType.STMT_PREPARE && !failed && response != null
         && response.length >= 9 && Replies.isPrepareOk(response, response.length)) {
       cs.prepared(p, sql, Replies.preparedId(response), Replies.preparedParams(response));
@@ -566,6 +602,20 @@ public final class Hooks {
     }
     conn.description = d;
     conn.registered = false;
+  }
+
+  /**
+   * The connection's {@code sql_mode} as the driver read it while connecting (after the server ran
+   * {@code init_connect}): its escaping mode until a reply or a {@code SET sql_mode} says otherwise.
+   */
+  public static void sqlModeAtConnect(Object protocol, String sqlMode) {
+    if (!active || protocol == null || sqlMode == null) {
+      return;
+    }
+    ConnState conn = CONNECTIONS.get(protocol);
+    if (conn != null && !conn.closed) {
+      conn.sessionIn(window).escaping(Escaping.fromSqlMode(sqlMode));
+    }
   }
 
   /**

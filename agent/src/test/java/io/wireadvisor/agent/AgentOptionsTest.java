@@ -62,8 +62,21 @@ class AgentOptionsTest {
     assertThat(o.maxShapes()).isEqualTo(5000);
     assertThat(o.quiet()).isFalse();
     assertThat(o.prometheusPort()).isEqualTo(-1);
-    assertThat(o.warnings().get(5)).contains("novalue");
+    assertThat(o.warnings().get(5)).contains("option 6 ").contains("not key=value");
     assertThat(o.profilePath()).as("good options still apply").isEqualTo("/p");
+  }
+
+  @Test
+  void anUnknownOptionIsNamedWithoutItsValue() {
+    // A mistyped key (passwrd=, jdbcPasword=) or a bare word may well be a secret: never echoed.
+    AgentOptions o = AgentOptions.parse("jdbcPasword=hunter2-secret,hunter3-secret,profile=/p");
+    assertThat(o.warnings()).hasSize(2);
+    assertThat(o.warnings().get(0)).contains("jdbcPasword").contains("unknown option");
+    assertThat(o.warnings().get(1)).contains("option 2 ").contains("not key=value");
+    for (String w : o.warnings()) {
+      assertThat(w).doesNotContain("hunter");
+    }
+    assertThat(o.profilePath()).isEqualTo("/p");
   }
 
   @Test

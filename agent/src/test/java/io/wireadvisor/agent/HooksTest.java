@@ -93,4 +93,57 @@ class HooksTest {
     Hooks.interceptorsAnswered(outer, false);
     assertThat(Hooks.shortCircuited(outer, false)).isTrue();
   }
+
+  private static byte[] query(String sql) {
+    byte[] b = sql.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] p = new byte[b.length + 1];
+    p[0] = 3;
+    System.arraycopy(b, 0, p, 1, b.length);
+    return p;
+  }
+
+  /** An OK packet: no rows affected, no insert id, these status flags, no warnings. */
+  private static byte[] ok(int status) {
+    return new byte[] {0, 0, 0, (byte) status, (byte) (status >>> 8), 0, 0};
+  }
+
+  private static java.util.List<String> digestTexts() {
+    java.util.List<String> texts = new java.util.ArrayList<>();
+    for (io.wireadvisor.profile.ShapeStats s : Hooks.window().recorder.snapshot().shapes().values()) {
+      texts.add(s.digestText());
+    }
+    return texts;
+  }
+
+  @Test
+  void theAgentReadsTextsInTheEscapingModeTheConnectionsRepliesAnnounce() {
+    // Issue 28 point 2: after SET sql_mode='NO_BACKSLASH_ESCAPES', 'x\' ends the string.
+    String issue = "ALTER USER a IDENTIFIED BY 'x\\', b IDENTIFIED BY 'Secret'";
+    Hooks.activate();
+    try {
+      Hooks.reset();
+      Object fresh = new Object();
+      Hooks.command(fresh, query(issue), query(issue).length, System.nanoTime(), null, true, false);
+      assertThat(digestTexts()).as("mode not known yet: read to the ambiguous string only")
+          .contains("alter user a identified by ? ...").noneMatch(t -> t.contains("secret"));
+
+      Hooks.reset();
+      Object conn = new Object();
+      byte[] set = query("SET SESSION sql_mode = 'NO_BACKSLASH_ESCAPES'");
+      Hooks.command(conn, set, set.length, System.nanoTime(), ok(0x0202), false, false);
+      Hooks.command(conn, query(issue), query(issue).length, System.nanoTime(), null, true, false);
+      assertThat(digestTexts()).contains("alter user a identified by ?, b identified by ?")
+          .noneMatch(t -> t.contains("secret"));
+
+      // The reply to the next statement says the mode is off again: backslashes escape.
+      byte[] select = query("SELECT 1");
+      Hooks.command(conn, select, select.length, System.nanoTime(), ok(0x0002), false, false);
+      byte[] escaped = query("SELECT 'it\\'s', n FROM t");
+      Hooks.command(conn, escaped, escaped.length, System.nanoTime(), null, false, false);
+      assertThat(digestTexts()).contains("select ?, n from t");
+    } finally {
+      Hooks.deactivate();
+      Hooks.reset();
+    }
+  }
 }

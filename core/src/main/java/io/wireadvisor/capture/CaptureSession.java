@@ -1,6 +1,7 @@
 package io.wireadvisor.capture;
 
 import io.wireadvisor.profile.CommandType;
+import io.wireadvisor.sql.Escaping;
 import io.wireadvisor.sql.Parameterizer;
 import io.wireadvisor.wire.Bytes;
 import io.wireadvisor.wire.ExecutePacket;
@@ -53,6 +54,8 @@ public final class CaptureSession {
     final CaptureEvent.Builder event;
     final long bytes;
     boolean done;
+    /** The mode the command's text was read in (a prepare's text is judged again at PREPARE_OK). */
+    Escaping escaping = Escaping.UNKNOWN;
 
     Pending(CaptureRun run, CaptureEvent.Builder event, long bytes) {
       this.run = run;
@@ -105,6 +108,27 @@ public final class CaptureSession {
   public Pending begin(
       CommandType type, byte[] head, int headLength, int length, String sql, long startNanos,
       boolean queryAttributes) {
+    return begin(type, head, headLength, length, sql, startNanos, queryAttributes, Escaping.UNKNOWN);
+  }
+
+  /**
+   * As {@link #begin(CommandType, byte[], int, int, String, long, boolean)}, with the text read as
+   * the server reads it in the connection's {@code escaping} (see {@link Escaping}).
+   */
+  public Pending begin(
+      CommandType type, byte[] head, int headLength, int length, String sql, long startNanos,
+      boolean queryAttributes, Escaping escaping) {
+    Pending p = begin0(type, head, headLength, length, sql, startNanos, queryAttributes,
+        escaping == null ? Escaping.UNKNOWN : escaping);
+    if (p != null && escaping != null) {
+      p.escaping = escaping;
+    }
+    return p;
+  }
+
+  private Pending begin0(
+      CommandType type, byte[] head, int headLength, int length, String sql, long startNanos,
+      boolean queryAttributes, Escaping escaping) {
     if (type == CommandType.STMT_SEND_LONG_DATA && headLength >= 7) {
       Statement s = statements.get(Bytes.int32(head, 1));
       int index = Bytes.uint16(head, 5);
@@ -135,10 +159,13 @@ public final class CaptureSession {
       case QUERY:
         {
           CaptureEvent.Builder b = CaptureEvent.builder(connection, micros, CaptureEvent.Kind.QUERY);
-          if (sql == null || Sensitive.mayHoldCredentials(sql)) {
+          if (sql == null || Sensitive.mayHoldCredentials(sql, escaping)) {
             return pend(a, b.valuesUnknown(), 0); // replay skips a statement without SQL
           }
-          Parameterizer.Parameterized p = Parameterizer.parameterize(sql);
+          Parameterizer.Parameterized p = Parameterizer.parameterize(sql, escaping);
+          if (p.template() == null) {
+            return pend(a, b.valuesUnknown(), 0); // not readable in an unknown mode
+          }
           b.sql(p.template());
           long cost = 0;
           for (Parameterizer.Literal l : p.values()) {
@@ -154,7 +181,7 @@ public final class CaptureSession {
         }
       case STMT_PREPARE:
         return pend(a, CaptureEvent.builder(connection, micros, CaptureEvent.Kind.PREPARE)
-            .sql(sql == null || Sensitive.mayHoldCredentials(sql) ? null : sql), 0);
+            .sql(sql == null || Sensitive.mayHoldCredentials(sql, escaping) ? null : sql), 0);
       case STMT_EXECUTE:
         {
           if (headLength < 5) {
@@ -244,7 +271,8 @@ public final class CaptureSession {
     if (sql == null || params < 0) {
       return;
     }
-    boolean sensitive = Sensitive.mayHoldCredentials(sql);
+    boolean sensitive =
+        Sensitive.mayHoldCredentials(sql, pending == null ? Escaping.UNKNOWN : pending.escaping);
     String kept = sensitive ? null : sql;
     long cost = STATEMENT_OVERHEAD_BYTES + (kept == null ? 0 : 2L * kept.length()) + 8L * params;
     if (bytes + cost <= capture.textBytesPerConnection()

@@ -1,38 +1,37 @@
 package io.wireadvisor.capture;
 
 import io.wireadvisor.profile.ProfileRecorder;
+import io.wireadvisor.sql.Escaping;
+import io.wireadvisor.sql.Secrets;
 import io.wireadvisor.sql.SqlClassifier;
-import java.util.Locale;
 
 /**
  * What a capture must not keep. Judged on the whole text as sent (string literals included, no
  * length cap): the classifier's digest is cut at 2,048 characters and has literals as {@code ?},
  * so {@code SELECT <2.5K of columns>; ALTER USER … IDENTIFIED BY '…'} or {@code PREPARE s FROM
  * 'ALTER USER … IDENTIFIED BY …'} would pass it (found in review). Deliberately broad: a statement
- * that merely names a password column is not captured either; replay skips it and says so.
+ * that merely names a password column is not captured either; replay skips it and says so. What
+ * counts is {@link Secrets}': account management, encryption functions and their keys, credential
+ * parameters of URLs, user-variable assignments of string literals.
  */
 public final class Sensitive {
-  /** Lower-case words whose presence anywhere in a statement marks it (backticks removed). */
-  private static final String[] WORDS = {
-    "identified", "password", "passwd", "authentication_string", "mysql.user", "global_priv",
-    "aes_encrypt", "aes_decrypt", "des_encrypt", "des_decrypt", "encode(", "decode(", "secret",
-    "token", "master_password", "source_password", "private_key", "credential",
-  };
-
   private Sensitive() {}
 
-  /** Whether {@code sql} may carry a credential: account management, a key, anything naming one. */
+  /**
+   * Whether {@code sql} may carry a credential: account management, a key, anything naming one.
+   * Read safely for either escaping mode.
+   */
   public static boolean mayHoldCredentials(String sql) {
+    return mayHoldCredentials(sql, Escaping.UNKNOWN);
+  }
+
+  /** As {@link #mayHoldCredentials(String)}, read as the server reads it in {@code escaping}. */
+  public static boolean mayHoldCredentials(String sql, Escaping escaping) {
     if (sql == null) {
       return false;
     }
-    String t = sql.replace("`", "").toLowerCase(Locale.ROOT);
-    for (String w : WORDS) {
-      if (t.contains(w)) {
-        return true;
-      }
-    }
-    return ProfileRecorder.mayHoldCredentials(SqlClassifier.classify(sql));
+    return Secrets.mayHold(sql, escaping)
+        || ProfileRecorder.mayHoldCredentials(SqlClassifier.classify(sql, escaping));
   }
 
   /**

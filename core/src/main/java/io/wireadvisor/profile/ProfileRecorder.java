@@ -1,7 +1,9 @@
 package io.wireadvisor.profile;
 
 import io.wireadvisor.sql.Classification;
+import io.wireadvisor.sql.Escaping;
 import io.wireadvisor.sql.ProbeKind;
+import io.wireadvisor.sql.Secrets;
 import io.wireadvisor.sql.SqlClassifier;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -103,14 +105,23 @@ public final class ProfileRecorder {
    * {@link #MAX_REMEMBERED_CHARS} long.
    */
   public ShapeHandle shape(String sql) {
+    return shape(sql, Escaping.UNKNOWN);
+  }
+
+  /**
+   * The shape of a SQL text as the server reads it in {@code escaping} (the connection's mode, see
+   * {@link Escaping}). A text whose reading depends on the mode is never remembered by text: its
+   * shape in one connection's mode must not answer for another's.
+   */
+  public ShapeHandle shape(String sql, Escaping escaping) {
     if (sql.length() > MAX_REMEMBERED_CHARS) {
-      return handle(SqlClassifier.classify(sql), sql);
+      return handle(SqlClassifier.classify(sql, escaping), sql, escaping);
     }
     ShapeHandle handle = byText.get(sql);
     if (handle != null) {
-      return handle;
+      return handle; // only texts read alike in every mode are remembered
     }
-    return newHandle(sql);
+    return newHandle(sql, escaping);
   }
 
   /**
@@ -122,7 +133,13 @@ public final class ProfileRecorder {
    * @param truncated whether the statement continues after {@code head}
    */
   public ShapeHandle shape(String head, int sqlLength, boolean truncated) {
-    return handle(SqlClassifier.classifyHead(head, sqlLength, truncated), truncated ? null : head);
+    return shape(head, sqlLength, truncated, Escaping.UNKNOWN);
+  }
+
+  /** As {@link #shape(String, int, boolean)}, read in {@code escaping}. */
+  public ShapeHandle shape(String head, int sqlLength, boolean truncated, Escaping escaping) {
+    return handle(SqlClassifier.classifyHead(head, sqlLength, truncated, escaping),
+        truncated ? null : head, escaping);
   }
 
   /**
@@ -140,7 +157,7 @@ public final class ProfileRecorder {
       c = Classification.of(t.digest(), t.digestText(), t.kind(), t.tablesRead(),
           t.tablesWritten(), t.probe(), c.sqlLength());
     }
-    return handle(c, null);
+    return handle(c, null, Escaping.UNKNOWN);
   }
 
   /** Whether {@code shape} counts in this recorder. */
@@ -166,17 +183,20 @@ public final class ProfileRecorder {
     return shapeBytes.get();
   }
 
-  private ShapeHandle handle(Classification c, String sample) {
+  private ShapeHandle handle(Classification c, String sample, Escaping escaping) {
     ShapeAggregate aggregate = byDigest.get(c.digest());
     if (aggregate == null) {
-      aggregate = addShape(c, sample);
+      aggregate = addShape(c, sample, escaping);
     }
     aggregate.observeLength(c.sqlLength());
     return new ShapeHandle(aggregate, c);
   }
 
-  private ShapeHandle newHandle(String sql) {
-    ShapeHandle handle = handle(SqlClassifier.classify(sql), sql);
+  private ShapeHandle newHandle(String sql, Escaping escaping) {
+    ShapeHandle handle = handle(SqlClassifier.classify(sql, escaping), sql, escaping);
+    if (handle.classification().dependsOnEscaping()) {
+      return handle;
+    }
     long cost = TEXT_FIXED_BYTES + 2L * sql.length() + handle.retainedBytes();
     if (byText.size() >= settings.maxTexts()
         || textBytes.get() + cost > settings.maxTextBytes()) {
@@ -191,8 +211,9 @@ public final class ProfileRecorder {
     return raced == null ? handle : raced;
   }
 
-  private ShapeAggregate addShape(Classification c, String sql) {
-    String sample = settings.sampleSql() && sql != null && !mayHoldCredentials(c) ? sample(sql) : null;
+  private ShapeAggregate addShape(Classification c, String sql, Escaping escaping) {
+    String sample = settings.sampleSql() && sql != null && mayBeSampled(c, sql, escaping)
+        ? sample(sql) : null;
     long cost = shapeCost(c, sample);
     // One slot stays free for the overflow bucket, so a capped profile has maxShapes entries.
     if (shapeSlots.incrementAndGet() > settings.maxShapes() - 1) {
@@ -216,6 +237,16 @@ public final class ProfileRecorder {
       return raced;
     }
     return fresh;
+  }
+
+  /**
+   * Whether {@code --sample-sql} may keep {@code sql} as the sample of its shape: not when it may
+   * carry a credential ({@link #mayHoldCredentials(Classification)}, {@link Secrets}: keys of
+   * encryption functions, credential parameters of URLs, user variables set to strings), nor when
+   * it was read only in part because its escaping mode was not known.
+   */
+  static boolean mayBeSampled(Classification c, String sql, Escaping escaping) {
+    return !c.cutAtUnknownEscaping() && !mayHoldCredentials(c) && !Secrets.mayHold(sql, escaping);
   }
 
   /**

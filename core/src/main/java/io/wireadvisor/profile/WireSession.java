@@ -3,7 +3,9 @@ package io.wireadvisor.profile;
 import io.wireadvisor.profile.ProfileRecorder.ConnectionHandle;
 import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
 import io.wireadvisor.sql.Classification;
+import io.wireadvisor.sql.Escaping;
 import io.wireadvisor.sql.ProbeKind;
+import io.wireadvisor.wire.Replies;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -20,7 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>command-type counting, per shape ({@link Via}) and per connection;
  *   <li>the once-per-connection record of the shapes a connection used;
  *   <li>probe attribution (to the application's call site where the collector can see it) and
- *       business statements by the isolation they ran under.
+ *       business statements by the isolation they ran under;
+ *   <li>the connection's {@link Escaping}, in which its texts are classified: unknown until a
+ *       reply's status flags tell ({@link #serverStatus}), set by a {@code SET sql_mode} the
+ *       connection sends ({@link #sent}) until the next reply.
  * </ul>
  *
  * <p>Bounded in bytes: the statement table and the used-shape set are paid for, entry by entry,
@@ -101,6 +106,11 @@ public final class WireSession {
   private ShapeHandle lastPrepared;
   /** -1: this collector cannot tell the isolation (the proxy), so statements are not counted by it. */
   private int isolation = -1;
+  /**
+   * Unknown at first: the login's OK may precede {@code init_connect}, which can change the mode;
+   * the first reply to a command settles it.
+   */
+  private Escaping escaping = Escaping.UNKNOWN;
 
   /**
    * @param recorder where this session counts (see {@link #bindTo} for a recorder that changes)
@@ -150,6 +160,46 @@ public final class WireSession {
    */
   public void isolation(int isolationIndex) {
     this.isolation = isolationIndex;
+  }
+
+  // ---- escaping ----------------------------------------------------------------------------
+
+  /** How the server reads backslashes on this connection now: the mode to classify its texts in. */
+  public Escaping escaping() {
+    return escaping;
+  }
+
+  /** The collector learned the mode otherwise (the agent: the driver's {@code sql_mode} at connect). */
+  public void escaping(Escaping mode) {
+    this.escaping = mode == null ? Escaping.UNKNOWN : mode;
+  }
+
+  /**
+   * A text of {@code c} went to the server to be run (COM_QUERY): a {@code SET sql_mode} in it sets
+   * the mode for what follows, until a reply says otherwise.
+   */
+  public void sent(Classification c) {
+    Escaping e = c.setsEscaping();
+    if (e != null) {
+      escaping = e;
+    }
+  }
+
+  /**
+   * The server's status flags from an OK or EOF packet that ends a reply to the last command sent
+   * (a collector that pipelines passes only those: an earlier reply does not know a later {@code
+   * SET}); {@code status} < 0 when the flags were not at hand. A status announcing more results
+   * is passed over: statements still to run in the same text may change the mode.
+   */
+  public void serverStatus(int status) {
+    if (status >= 0 && (status & Replies.SERVER_MORE_RESULTS_EXISTS) == 0) {
+      escaping = Escaping.fromStatus(status);
+    }
+  }
+
+  /** The server began a new session state (COM_CHANGE_USER, COM_RESET_CONNECTION): not known. */
+  public void escapingReset() {
+    escaping = Escaping.UNKNOWN;
   }
 
   // ---- commands --------------------------------------------------------------------------

@@ -14,9 +14,21 @@ public final class Classification {
   private final List<String> tablesWritten;
   private final ProbeKind probe;
   private final int sqlLength;
+  private final boolean dependsOnEscaping;
+  private final boolean cutAtUnknownEscaping;
+  private final Escaping setsEscaping;
 
   Classification(String digest, String digestText, StatementKind kind, List<String> tablesRead,
       List<String> tablesWritten, ProbeKind probe, int sqlLength) {
+    this(digest, digestText, kind, tablesRead, tablesWritten, probe, sqlLength, false, false, null);
+  }
+
+  Classification(String digest, String digestText, StatementKind kind, List<String> tablesRead,
+      List<String> tablesWritten, ProbeKind probe, int sqlLength, boolean dependsOnEscaping,
+      boolean cutAtUnknownEscaping, Escaping setsEscaping) {
+    this.dependsOnEscaping = dependsOnEscaping;
+    this.cutAtUnknownEscaping = cutAtUnknownEscaping;
+    this.setsEscaping = setsEscaping;
     this.digest = digest;
     this.digestText = digestText;
     this.kind = kind;
@@ -68,6 +80,32 @@ public final class Classification {
     return probe;
   }
 
+  /**
+   * Whether a string in the text ends elsewhere with backslash escapes than without: the text's
+   * classification holds for the {@link Escaping} it was made in only (a collector keeps it per
+   * mode, never for another connection's).
+   */
+  public boolean dependsOnEscaping() {
+    return dependsOnEscaping;
+  }
+
+  /**
+   * Whether the text was read only up to a string whose end the mode decides and the mode was not
+   * known: the digest stops there (ending {@code " ..."}), and nothing after it was read.
+   */
+  public boolean cutAtUnknownEscaping() {
+    return cutAtUnknownEscaping;
+  }
+
+  /**
+   * The {@link Escaping} the text leaves its connection in when it sets the session's {@code
+   * sql_mode} ({@link Escaping#UNKNOWN} when the value is no literal or statements follow it in the
+   * same text), or null when it changes none.
+   */
+  public Escaping setsEscaping() {
+    return setsEscaping;
+  }
+
   /** Whether {@link #probe()} is non-null. */
   public boolean isProbe() {
     return probe != null;
@@ -94,7 +132,8 @@ public final class Classification {
       return this;
     }
     return new Classification(digest, "", kind, java.util.Collections.<String>emptyList(),
-        java.util.Collections.<String>emptyList(), probe, sqlLength);
+        java.util.Collections.<String>emptyList(), probe, sqlLength, dependsOnEscaping,
+        cutAtUnknownEscaping, setsEscaping);
   }
 
   /** Estimated heap bytes of this object and the strings it holds (UTF-16, lists included). */

@@ -32,7 +32,10 @@ public final class Parameterizer {
       this.values = Collections.unmodifiableList(values);
     }
 
-    /** The statement with each parameterized literal replaced by {@code ?}. */
+    /**
+     * The statement with each parameterized literal replaced by {@code ?}; null when the text could
+     * not be read safely (see {@link Parameterizer#parameterize(String, Escaping)}).
+     */
     public String template() {
       return template;
     }
@@ -69,9 +72,30 @@ public final class Parameterizer {
     }
   }
 
-  /** The template and values of {@code sql}; the text itself with no values when not DML. */
+  /**
+   * The template and values of {@code sql}; the text itself with no values when not DML. Read
+   * safely for either escaping mode: see {@link #parameterize(String, Escaping)}.
+   */
   public static Parameterized parameterize(String sql) {
-    StatementKind kind = SqlClassifier.classify(sql).kind();
+    return parameterize(sql, Escaping.UNKNOWN);
+  }
+
+  /**
+   * The template and values of {@code sql} as the server reads it in {@code escaping}; the text
+   * itself with no values when not DML; {@link Parameterized#template()} null when the text cannot
+   * be read safely (a string whose end depends on a mode that is not known: nothing of it may be
+   * kept as SQL).
+   */
+  public static Parameterized parameterize(String sql, Escaping escaping) {
+    Escaping mode = escaping == null ? Escaping.UNKNOWN : escaping;
+    Classification c = SqlClassifier.classify(sql, mode);
+    if (c.cutAtUnknownEscaping()) {
+      return new Parameterized(null, new ArrayList<Literal>());
+    }
+    if (c.setsEscaping() != null && c.setsEscaping() != mode) {
+      mode = Escaping.UNKNOWN; // a multi-statement that changes the mode on the way
+    }
+    StatementKind kind = c.kind();
     if (kind != StatementKind.SELECT
         && kind != StatementKind.INSERT
         && kind != StatementKind.REPLACE
@@ -79,7 +103,10 @@ public final class Parameterizer {
         && kind != StatementKind.DELETE) {
       return verbatim(sql);
     }
-    TokenList t = SqlLexer.lex(sql);
+    TokenList t = SqlLexer.lex(sql, mode);
+    if (t.cut()) {
+      return new Parameterized(null, new ArrayList<Literal>());
+    }
     for (int i = 0; i < t.size(); i++) {
       if (t.type(i) == Token.PARAM) {
         return verbatim(sql);
@@ -104,7 +131,7 @@ public final class Parameterizer {
       if (type == Token.NUMBER && positionList < 0) {
         literal = number(t.sql.substring(t.start(i), t.end(i)));
       } else if (type == Token.STRING && !typedLiteral(t, i)) {
-        literal = string(t.sql, t.start(i), t.end(i));
+        literal = string(t.sql, t.start(i), t.end(i), mode != Escaping.NO_BACKSLASH);
       }
       if (literal == null) {
         continue;
@@ -149,7 +176,7 @@ public final class Parameterizer {
   }
 
   /** A plain '…' or "…" string's value, or null for forms that must stay verbatim. */
-  private static Literal string(String sql, int start, int end) {
+  private static Literal string(String sql, int start, int end, boolean escapes) {
     char quote = sql.charAt(start);
     if (quote != '\'' && quote != '"') {
       return null; // N'…', X'…', B'…', _charset'…'
@@ -163,7 +190,7 @@ public final class Parameterizer {
       if (c == quote && i + 1 < end - 1 && sql.charAt(i + 1) == quote) {
         v.append(quote);
         i++;
-      } else if (c == '\\' && i + 1 < end - 1) {
+      } else if (escapes && c == '\\' && i + 1 < end - 1) {
         char e = sql.charAt(++i);
         switch (e) {
           case '0':

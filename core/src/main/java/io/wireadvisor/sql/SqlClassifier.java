@@ -15,6 +15,7 @@ import java.util.Locale;
  */
 public final class SqlClassifier {
   private static final List<String> NONE = Collections.emptyList();
+  private static final Escaping[] ESCAPINGS = Escaping.values();
 
   private SqlClassifier() {}
 
@@ -39,15 +40,29 @@ public final class SqlClassifier {
    * agent's {@code TextCache}, the recorder's shape map).
    * Reads at most {@link #PREFIX_CHARS} characters of it.
    *
+   * Reads the text safely for either escaping mode ({@link Escaping#UNKNOWN}); a collector that
+   * knows its connection's mode passes it to {@link #classify(String, Escaping)}.
+   *
    * @param sql the statement text as sent; null is treated as empty
    * @return the classification, never null
    */
   public static Classification classify(String sql) {
+    return classify(sql, Escaping.UNKNOWN);
+  }
+
+  /**
+   * Classifies one statement as the server reads it in {@code escaping} (see {@link Escaping}).
+   *
+   * @param sql the statement text as sent; null is treated as empty
+   * @param escaping the connection's mode; {@link Escaping#UNKNOWN} when not known
+   * @return the classification, never null
+   */
+  public static Classification classify(String sql, Escaping escaping) {
     String text = sql == null ? "" : sql;
     if (text.length() <= PREFIX_CHARS) {
-      return classifyHead(text, text.length(), false);
+      return classifyHead(text, text.length(), false, escaping);
     }
-    return classifyHead(head(text, PREFIX_CHARS), text.length(), true);
+    return classifyHead(head(text, PREFIX_CHARS), text.length(), true, escaping);
   }
 
   /**
@@ -58,6 +73,18 @@ public final class SqlClassifier {
    * @param truncated whether the statement continues after {@code head}
    */
   public static Classification classifyHead(String head, int sqlLength, boolean truncated) {
+    return classifyHead(head, sqlLength, truncated, Escaping.UNKNOWN);
+  }
+
+  /**
+   * As {@link #classifyHead(String, int, boolean)}, read as the server reads it in {@code
+   * escaping}.
+   */
+  public static Classification classifyHead(
+      String head, int sqlLength, boolean truncated, Escaping escaping) {
+    if (escaping == null) {
+      escaping = Escaping.UNKNOWN;
+    }
     String text = head == null ? "" : head;
     if (text.length() > PREFIX_CHARS) {
       text = head(text, PREFIX_CHARS);
@@ -65,14 +92,27 @@ public final class SqlClassifier {
     }
     MOST_CHARS_LEXED.accumulateAndGet(text.length(), Math::max);
     try {
-      TokenList tokens = SqlLexer.lex(text);
-      String digestText = DigestBuilder.digestText(tokens, truncated);
+      TokenList tokens = SqlLexer.lex(text, escaping);
+      int change = SqlModeChange.of(tokens);
+      boolean dependent = tokens.dependsOnEscaping();
+      if (change != SqlModeChange.NONE && (change & SqlModeChange.MORE) != 0
+          && escaping != Escaping.UNKNOWN) {
+        // SET sql_mode=...; SELECT ...: the server reads the rest in the new mode.
+        tokens = SqlLexer.lex(text, Escaping.UNKNOWN);
+        dependent |= tokens.dependsOnEscaping();
+      }
+      boolean cut = tokens.cut();
+      if (change == SqlModeChange.NONE && cut && escaping != Escaping.UNKNOWN) {
+        change = Escaping.UNKNOWN.ordinal(); // the unread rest may set sql_mode
+      }
+      String digestText = DigestBuilder.digestText(tokens, truncated || cut);
       int main = KindDetector.mainIndex(tokens);
       StatementKind kind = KindDetector.kind(tokens, main);
       TableExtractor tables = TableExtractor.extract(tokens, kind, main);
-      ProbeKind probe = truncated ? null : ProbeDetector.detect(tokens, kind, main);
+      ProbeKind probe = truncated || cut ? null : ProbeDetector.detect(tokens, kind, main);
       return new Classification(DigestBuilder.digest(digestText), cap(digestText), kind,
-          first(tables.read), first(tables.written), probe, sqlLength);
+          first(tables.read), first(tables.written), probe, sqlLength, dependent, cut,
+          change == SqlModeChange.NONE ? null : ESCAPINGS[change & 0xF]);
     } catch (RuntimeException | StackOverflowError e) {
       // Never let odd input break the application being observed: keep a crude shape.
       String digestText = fallbackText(text) + (truncated ? " ..." : "");
@@ -117,15 +157,34 @@ public final class SqlClassifier {
    * @return the digest text, never null
    */
   public static String normalize(String sql) {
+    return normalize(sql, Escaping.UNKNOWN);
+  }
+
+  /** The normalized digest text of {@code sql} read in {@code escaping}. */
+  public static String normalize(String sql, Escaping escaping) {
     String text = sql == null ? "" : sql;
     try {
-      return DigestBuilder.digestText(SqlLexer.lex(text), false);
+      TokenList tokens = SqlLexer.lex(text, escaping == null ? Escaping.UNKNOWN : escaping);
+      return DigestBuilder.digestText(tokens, tokens.cut());
     } catch (RuntimeException | StackOverflowError e) {
       return fallbackText(text);
     }
   }
 
+  /**
+   * The shape of a text the classifier failed on: its first word and {@code " ..."}. Never more:
+   * the rest may be literals (the text as sent, lowercased, was a digest here until issue 28).
+   */
   private static String fallbackText(String text) {
-    return text.trim().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
+    int i = 0;
+    int n = text.length();
+    while (i < n && !Character.isLetter(text.charAt(i))) {
+      i++;
+    }
+    int from = i;
+    while (i < n && i - from < 32 && (Character.isLetter(text.charAt(i)) || text.charAt(i) == '_')) {
+      i++;
+    }
+    return text.substring(from, i).toLowerCase(Locale.ROOT) + " ...";
   }
 }

@@ -3,6 +3,13 @@ package io.wireadvisor.sql;
 /**
  * A single forward pass over the SQL text that yields MySQL tokens. Comments vanish here (hints
  * and the contents of version comments survive), so no later pass has to think about them.
+ *
+ * <p>Strings follow the connection's {@link Escaping}. A string that ends elsewhere with backslash
+ * escapes than without them makes the text {@linkplain TokenList#dependsOnEscaping() depend on the
+ * mode}; when the mode is not known (or, for a {@code "}-quoted string, {@code ANSI_QUOTES} may
+ * make it an identifier read without escapes) that string runs to the end of the text and the
+ * list is {@linkplain TokenList#cut() cut} there: what follows could be literal text in the
+ * server's reading, so none of it becomes a token.
  */
 final class SqlLexer {
   private static final String[] OPERATORS = {
@@ -15,7 +22,12 @@ final class SqlLexer {
 
   private SqlLexer() {}
 
+  /** Lexes {@code sql} safely for either mode ({@link Escaping#UNKNOWN}). */
   static TokenList lex(String sql) {
+    return lex(sql, Escaping.UNKNOWN);
+  }
+
+  static TokenList lex(String sql, Escaping escaping) {
     TokenList out = new TokenList(sql);
     int n = sql.length();
     int i = 0;
@@ -52,9 +64,7 @@ final class SqlLexer {
         versionComments--;
         i += 2;
       } else if (c == '\'' || c == '"') {
-        int close = stringEnd(sql, i);
-        out.add(Token.STRING, i, close, depth, null);
-        i = close;
+        i = string(sql, i, i, out, depth, escaping);
       } else if (c == '`') {
         int close = quotedIdentEnd(sql, i);
         out.add(Token.QUOTED_IDENT, i, close, depth, null);
@@ -66,9 +76,13 @@ final class SqlLexer {
         out.add(Token.PARAM, i, i + 1, depth, null);
         i++;
       } else if (c == '@') {
-        int close = variableEnd(sql, i);
-        out.add(Token.VARIABLE, i, close, depth, null);
-        i = close;
+        int close = variableEnd(sql, i, out, escaping);
+        if (close < 0) {
+          i = cut(sql, i, out, depth);
+        } else {
+          out.add(Token.VARIABLE, i, close, depth, null);
+          i = close;
+        }
       } else if (c == '(') {
         if (depth == open.length) {
           open = java.util.Arrays.copyOf(open, depth * 2);
@@ -95,7 +109,7 @@ final class SqlLexer {
         out.add(Token.DOT, i, i + 1, depth, null);
         i++;
       } else if (isIdentStart(c)) {
-        i = word(sql, i, out, depth);
+        i = word(sql, i, out, depth, escaping);
       } else {
         int len = 1;
         for (String op : OPERATORS) {
@@ -111,7 +125,7 @@ final class SqlLexer {
     return out;
   }
 
-  private static int word(String sql, int from, TokenList out, int depth) {
+  private static int word(String sql, int from, TokenList out, int depth, Escaping escaping) {
     int n = sql.length();
     int i = from + 1;
     while (i < n && isIdentPart(sql.charAt(i))) {
@@ -122,9 +136,7 @@ final class SqlLexer {
     if (i - from == 1 && next == '\'') {
       char f = Keyword.lowerAscii(first);
       if (f == 'n' || f == 'x' || f == 'b') {
-        int close = stringEnd(sql, i);
-        out.add(Token.STRING, from, close, depth, null);
-        return close;
+        return string(sql, from, i, out, depth, escaping);
       }
     }
     if (first == '_') {
@@ -135,9 +147,7 @@ final class SqlLexer {
         }
       }
       if (q < n && (sql.charAt(q) == '\'' || sql.charAt(q) == '"')) {
-        int close = stringEnd(sql, q);
-        out.add(Token.STRING, from, close, depth, null);
-        return close;
+        return string(sql, from, q, out, depth, escaping);
       }
     }
     out.add(Token.WORD, from, i, depth, Keyword.lookup(sql, from, i));
@@ -223,13 +233,66 @@ final class SqlLexer {
     return close < 0 ? sql.length() : close + 2;
   }
 
-  private static int stringEnd(String sql, int open) {
+  /**
+   * Adds the string token that starts at {@code from} (an introducer or prefix, or the quote at
+   * {@code quote}) and returns where lexing goes on: after the string, or at the end of the text
+   * when the string was cut (see the class comment).
+   */
+  private static int string(
+      String sql, int from, int quote, TokenList out, int depth, Escaping escaping) {
+    int close = quotedEnd(sql, quote, out, escaping);
+    if (close < 0) {
+      return cut(sql, from, out, depth);
+    }
+    out.add(Token.STRING, from, close, depth, null);
+    return close;
+  }
+
+  /** Everything from {@code from} on as one string: the text is cut there. */
+  private static int cut(String sql, int from, TokenList out, int depth) {
+    out.add(Token.STRING, from, sql.length(), depth, null);
+    out.markCut();
+    return sql.length();
+  }
+
+  /**
+   * The end of the string opening at {@code open} in {@code escaping}'s reading, or -1 when it
+   * depends on a mode that is not known. Linear in the string's length (a second pass only over a
+   * string holding a backslash).
+   */
+  private static int quotedEnd(String sql, int open, TokenList out, Escaping escaping) {
+    int withEscapes = stringEnd(sql, open, true);
+    boolean backslash = false;
+    for (int i = open + 1; i < withEscapes && !backslash; i++) {
+      backslash = sql.charAt(i) == '\\';
+    }
+    if (!backslash) {
+      return withEscapes; // both readings take the same steps
+    }
+    int without = stringEnd(sql, open, false);
+    if (without == withEscapes) {
+      return withEscapes;
+    }
+    out.markDependsOnEscaping();
+    switch (escaping) {
+      case NO_BACKSLASH:
+        return without;
+      case BACKSLASH:
+        // Under ANSI_QUOTES (which no status flag reports) "..." is an identifier, read without
+        // escapes: only a single-quoted string is certainly read with them.
+        return sql.charAt(open) == '\'' ? withEscapes : -1;
+      default:
+        return -1;
+    }
+  }
+
+  private static int stringEnd(String sql, int open, boolean escapes) {
     int n = sql.length();
     char q = sql.charAt(open);
     int i = open + 1;
     while (i < n) {
       char c = sql.charAt(i);
-      if (c == '\\') {
+      if (c == '\\' && escapes) {
         i += 2;
       } else if (c == q) {
         if (i + 1 < n && sql.charAt(i + 1) == q) {
@@ -262,7 +325,8 @@ final class SqlLexer {
     return n;
   }
 
-  private static int variableEnd(String sql, int at) {
+  /** The end of the variable at {@code at}, or -1 when its quoted name had to be cut. */
+  private static int variableEnd(String sql, int at, TokenList out, Escaping escaping) {
     int n = sql.length();
     int i = at + 1;
     if (i < n && sql.charAt(i) == '@') {
@@ -271,7 +335,7 @@ final class SqlLexer {
     if (i < n) {
       char c = sql.charAt(i);
       if (c == '\'' || c == '"') {
-        return stringEnd(sql, i);
+        return quotedEnd(sql, i, out, escaping);
       }
       if (c == '`') {
         return quotedIdentEnd(sql, i);

@@ -45,6 +45,30 @@ final class TokenList {
     size++;
   }
 
+  private boolean dependsOnEscaping;
+  private boolean cut;
+
+  void markDependsOnEscaping() {
+    dependsOnEscaping = true;
+  }
+
+  void markCut() {
+    cut = true;
+  }
+
+  /** A string in the text ends elsewhere with backslash escapes than without them. */
+  boolean dependsOnEscaping() {
+    return dependsOnEscaping;
+  }
+
+  /**
+   * The text was cut at a string whose end the lexer could not know (the last token, a STRING,
+   * runs to the end of the text): what follows it is not read.
+   */
+  boolean cut() {
+    return cut;
+  }
+
   void link(int open, int close) {
     match[open] = close;
     match[close] = open;

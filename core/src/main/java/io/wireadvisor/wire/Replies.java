@@ -59,6 +59,30 @@ public final class Replies {
     return p + 2 <= length ? Bytes.uint16(payload, p) : 0;
   }
 
+  /**
+   * The status flags of an OK packet, or -1 when the bytes at hand end before them (for a decision
+   * a missing 0 must not make, such as the escaping mode).
+   */
+  public static int okStatusOrUnknown(byte[] payload, int length) {
+    int p = 1;
+    for (int i = 0; i < 2; i++) {
+      if (p >= length) {
+        return -1;
+      }
+      int size = Bytes.lenencSize(payload[p] & 0xff);
+      if (size < 0) {
+        return -1;
+      }
+      p += size;
+    }
+    return p + 2 <= length ? Bytes.uint16(payload, p) : -1;
+  }
+
+  /** The status flags of an EOF packet, or -1 when not at hand. */
+  public static int eofStatusOrUnknown(byte[] payload, int length) {
+    return length >= 5 ? Bytes.uint16(payload, 3) : -1;
+  }
+
   /** The status flags of an EOF packet (header, warnings, status); 0 when not at hand. */
   public static int eofStatus(byte[] payload, int length) {
     return length >= 5 ? Bytes.uint16(payload, 3) : 0;

@@ -207,4 +207,25 @@ class CaptureFormatTest {
     }
     throw new AssertionError("accepted: " + content);
   }
+
+  @Test
+  void theWriterDropsKeysACollectorPassedOn() throws Exception {
+    // Issue 28 point 5: whatever a collector hands over, the writer's guard keeps no key.
+    String[] sql = {
+      "SET @k = 'Key-w1'", "SELECT @k := 'Key-w2'", "SELECT AES_ENCRYPT(c, 'Key-w3') FROM t",
+      "BACKUP DATABASE * TO 'azure://c/p?account-key=Key-w4'",
+      "BACKUP DATABASE * TO 's3://b/p?access-key=Key-w5'", "BACKUP DATABASE * TO 'azure://c?sig=Key-w6'",
+      "SELECT 1 FROM t WHERE u = 'https://h/?password=Key-w7'",
+    };
+    Path file = dir.resolve("keys.jsonl");
+    try (CaptureWriter w = CaptureWriter.create(file, header(false), 1 << 20, 60)) {
+      for (int i = 0; i < sql.length; i++) {
+        w.write(CaptureEvent.builder(1, i + 1, Kind.QUERY).sql(sql[i]).build());
+      }
+      w.write(CaptureEvent.builder(1, 99, Kind.QUERY).sql("SET @tenant = 7").build());
+    }
+    String text = Files.readString(file);
+    assertThat(text).doesNotContain("Key-w").contains("SET @tenant = 7");
+    assertThat(CaptureFormat.read(file).events()).hasSize(sql.length + 1);
+  }
 }

@@ -250,4 +250,41 @@ class CaptureSessionTest {
     assertThat(control.text()).doesNotContain("078-05").doesNotContain("4111111111111111");
     assertThat(events).anySatisfy(e -> assertThat(e.sql()).isEqualTo("SELECT name FROM person WHERE id = ? LIMIT 10"));
   }
+
+  /** Issue 28 point 5: each form that carries a key, one statement each; none may reach the file. */
+  private static final String[][] KEY_FORMS = {
+    {"SET @k = 'Key-set-eq'", "Key-set-eq"},
+    {"SET @k := 'Key-set-assign'", "Key-set-assign"},
+    {"SET @a = 1, @k = UNHEX('4b65792d6865782d31')", "4b65792d6865782d31"},
+    {"SET @k = X'4b65792d6865782d32'", "4b65792d6865782d32"},
+    {"SELECT @k := 'Key-select-assign'", "Key-select-assign"},
+    {"SELECT 'Key-into' INTO @k", "Key-into"},
+    {"SELECT AES_ENCRYPT(note, 'Key-aes') FROM t WHERE id = 1", "Key-aes"},
+    {"SELECT AES_DECRYPT (note, 'Key-aes-space') FROM t", "Key-aes-space"},
+    {"SELECT SM4_ENCRYPT(note, 'Key-sm4') FROM t", "Key-sm4"},
+    {"SELECT ENCRYPT(note, 'Key-salt') FROM t", "Key-salt"},
+    {"BACKUP DATABASE * TO 'azure://c/p?account-name=acct&account-key=Key-azure'", "Key-azure"},
+    {"BACKUP DATABASE * TO 's3://b/p?access-key=AKIAKEYS3&secret-access-key=Key-s3'", "AKIAKEYS3"},
+    {"BACKUP DATABASE * TO 's3://b/p?access_key=AKIAKEYS3U&region=x'", "AKIAKEYS3U"},
+    {"BACKUP DATABASE * TO 'azure://c/p?sv=2021&sig=Key-sas'", "Key-sas"},
+    {"RESTORE DATABASE * FROM 'azure://c/p?sas-token=Key-sas-token'", "Key-sas-token"},
+    {"LOAD DATA INFILE 'mysql://u@h/?password=Key-url-pw' INTO TABLE t", "Key-url-pw"},
+  };
+
+  @Test
+  void keysInUserVariablesEncryptionFunctionsAndUrlsNeverReachTheCapture() throws Exception {
+    control.start(false);
+    for (String[] form : KEY_FORMS) {
+      byte[] p = concat(new byte[] {0x03}, form[0].getBytes(StandardCharsets.UTF_8));
+      session.complete(send(CommandType.QUERY, p, form[0]), -1, 1000);
+    }
+    String fine = "SET @tenant = 42";
+    session.complete(send(CommandType.QUERY, concat(new byte[] {0x03}, fine.getBytes(StandardCharsets.UTF_8)), fine), -1, 1000);
+    List<CaptureEvent> events = control.stop();
+    for (String[] form : KEY_FORMS) {
+      assertThat(control.text()).as(form[0]).doesNotContain(form[1]);
+    }
+    assertThat(events).filteredOn(e -> e.kind() == CaptureEvent.Kind.QUERY).hasSize(KEY_FORMS.length + 1);
+    assertThat(events).anySatisfy(e -> assertThat(e.sql()).isEqualTo(fine));
+  }
 }

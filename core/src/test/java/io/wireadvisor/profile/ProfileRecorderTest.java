@@ -83,6 +83,28 @@ class ProfileRecorderTest {
   }
 
   @Test
+  void sampleSqlKeepsNoKeysOfEncryptionFunctionsUserVariablesOrUrls() {
+    // Issue 28 point 5: the digest had the key as ?, the sample (the text as sent) had it verbatim.
+    ProfileRecorder on = new ProfileRecorder(RecorderSettings.defaults().withSampleSql(true));
+    String[] keyed = {
+      "SELECT AES_ENCRYPT('card', 'Key-s1')",
+      "SELECT AES_DECRYPT(c, 'Key-s2') FROM t",
+      "SET @k = 'Key-s3'",
+      "SELECT @k := 'Key-s4'",
+      "BACKUP DATABASE * TO 'azure://c/p?account-key=Key-s5'",
+      "BACKUP DATABASE * TO 's3://b/p?access-key=Key-s6'",
+      "RESTORE DATABASE * FROM 'azure://c/p?sv=1&sig=Key-s7'",
+    };
+    for (String sql : keyed) {
+      on.shape(sql).record(Via.TEXT_EXECUTES);
+    }
+    on.shape("select * from t where id = 'kept-sample'").record(Via.TEXT_EXECUTES);
+    String json = ProfileJson.toJson(on.snapshot());
+    assertThat(json).doesNotContain("Key-s").contains("kept-sample");
+    assertThat(json).contains("set @k = ?").contains("backup database * to ?");
+  }
+
+  @Test
   void connectionsReportDistinctPreparedShapes() {
     ProfileRecorder r = new ProfileRecorder(RecorderSettings.defaults());
     for (int c = 1; c <= 3; c++) {

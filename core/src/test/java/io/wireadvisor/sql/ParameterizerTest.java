@@ -22,7 +22,7 @@ class ParameterizerTest {
     assertThat(p.values().get(1).isNumber()).isFalse();
 
     Parameterized insert = Parameterizer.parameterize(
-        "INSERT INTO t (a, b) VALUES (1, 'x\\ny\\'z'), (2, \"q\")");
+        "INSERT INTO t (a, b) VALUES (1, 'x\\ny\\'z'), (2, \"q\")", Escaping.BACKSLASH);
     assertThat(insert.template()).isEqualTo("INSERT INTO t (a, b) VALUES (?, ?), (?, ?)");
     assertThat(insert.values()).extracting(Literal::value).containsExactly("1", "x\ny'z", "2", "q");
   }

@@ -26,6 +26,18 @@ class RepliesTest {
   }
 
   @Test
+  void statusFlagsNotAtHandAreUnknownRatherThanZero() {
+    // A 0 would say "escapes on": only flags actually read may decide the escaping mode.
+    byte[] ok = bytes(0x00, 0xFC, 0x10, 0x27, 0xFD, 1, 2, 3, 0x02, 0x02, 0, 0);
+    assertThat(Replies.okStatusOrUnknown(ok, ok.length)).isEqualTo(0x0202);
+    for (int cut = 0; cut < 10; cut++) {
+      assertThat(Replies.okStatusOrUnknown(ok, cut)).as("%d bytes", cut).isEqualTo(-1);
+    }
+    assertThat(Replies.eofStatusOrUnknown(bytes(0xFE, 0, 0, 0x02, 0x02), 5)).isEqualTo(0x0202);
+    assertThat(Replies.eofStatusOrUnknown(bytes(0xFE, 0, 0, 0x02), 4)).isEqualTo(-1);
+  }
+
+  @Test
   void eofStatusAndErrFields() {
     assertThat(Replies.eofStatus(bytes(0xFE, 0, 0, 0x02, 0x00), 5)).isEqualTo(Replies.SERVER_STATUS_AUTOCOMMIT);
     assertThat(Replies.eofStatus(bytes(0xFE, 0, 0), 3)).isZero();

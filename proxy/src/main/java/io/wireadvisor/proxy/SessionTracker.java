@@ -6,6 +6,7 @@ import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.ServerError;
 import io.wireadvisor.profile.Via;
 import io.wireadvisor.profile.WireSession;
+import io.wireadvisor.sql.Escaping;
 import io.wireadvisor.wire.Bytes;
 import io.wireadvisor.wire.Greeting;
 import io.wireadvisor.wire.QueryAttributes;
@@ -666,13 +667,16 @@ final class SessionTracker {
       login.exchange(plugin);
     }
     Pending p = push(type, seq);
+    // The server reads this command's text in the mode the connection is in now.
+    Escaping escaping = session.escaping();
     switch (type) {
       case QUERY:
         {
           int offset = QueryAttributes.sqlOffset(head, headLength, queryAttributes);
           if (offset > 0) {
             String sql = QueryPacket.sql(head, offset, headLength);
-            p.shape = recorder.shape(sql);
+            p.shape = recorder.shape(sql, escaping);
+            session.sent(p.shape.classification()); // SET sql_mode: until the reply says
             p.sql = capture == null ? null : sql;
             p.via = Via.TEXT_EXECUTES;
           }
@@ -680,7 +684,7 @@ final class SessionTracker {
         }
       case STMT_PREPARE:
         String sql = QueryPacket.sql(head, 1, headLength);
-        p.shape = recorder.shape(sql);
+        p.shape = recorder.shape(sql, escaping);
         // Kept until PREPARE_OK only for a capture (found in review: kept always, 4,000 pipelined
         // 60 KB prepares held 249 MB without any capture).
         p.sql = capture == null ? null : sql;
@@ -697,6 +701,10 @@ final class SessionTracker {
         break;
       case CHANGE_USER:
         clientInAuth = true;
+        session.escapingReset(); // a new session: its mode comes with the next reply
+        break;
+      case RESET_CONNECTION:
+        session.escapingReset();
         break;
       default:
         break;
@@ -705,7 +713,8 @@ final class SessionTracker {
       if (length > headLength) {
         p.sql = null; // not whole: a capture holds no cut statement
       }
-      p.event = capture.begin(type, head, headLength, length, p.sql, p.startNanos, queryAttributes);
+      p.event = capture.begin(type, head, headLength, length, p.sql, p.startNanos, queryAttributes,
+          escaping);
     }
     if (p.type != CommandType.STMT_PREPARE) {
       p.sql = null; // only a prepare's text waits for its reply
@@ -923,6 +932,7 @@ final class SessionTracker {
         return;
       case RESULT:
         if (first == Packets.OK) {
+          serverStatus(Replies.okStatusOrUnknown(head, headLength));
           endOfResult(Replies.okStatus(head, headLength));
         } else if (first == Packets.ERR) {
           complete(true);
@@ -956,6 +966,7 @@ final class SessionTracker {
           complete(true);
         } else if ((Replies.eofStatus(head, headLength) & Capabilities.SERVER_STATUS_CURSOR_EXISTS) != 0) {
           // A cursor was opened: no rows now, COM_STMT_FETCH brings them.
+          serverStatus(Replies.eofStatusOrUnknown(head, headLength));
           endOfResult(Replies.eofStatus(head, headLength));
         } else {
           expect = Expect.ROWS;
@@ -963,6 +974,8 @@ final class SessionTracker {
         return;
       case ROWS:
         if (terminator) {
+          serverStatus(deprecateEof ? Replies.okStatusOrUnknown(head, headLength)
+              : Replies.eofStatusOrUnknown(head, headLength));
           endOfResult(deprecateEof ? Replies.okStatus(head, headLength) : Replies.eofStatus(head, headLength));
         } else if (first == Packets.ERR) {
           complete(true); // 0xFF cannot start a row: the statement failed mid-result
@@ -1055,6 +1068,16 @@ final class SessionTracker {
   /** Takes part in {@code c}'s captures from now on (set before the first command). */
   void capture(io.wireadvisor.capture.CaptureSession c) {
     this.capture = c;
+  }
+
+  /**
+   * The status flags ending a result: they tell the connection's escaping mode, unless a command
+   * sent after this one is still waiting (a pipelined SET sql_mode the flags do not know yet).
+   */
+  private void serverStatus(int status) {
+    if (ringSize == 1) {
+      session.serverStatus(status);
+    }
   }
 
   private void endOfResult(int status) {

@@ -263,6 +263,31 @@ class SessionTrackerTest {
   }
 
   @Test
+  void textsAreReadInTheEscapingModeTheServersStatusFlagsAnnounce() throws Exception {
+    // Issue 28 point 2: after NO_BACKSLASH_ESCAPES, 'x\' ends its string and 'Secret' is a literal.
+    String issue = "ALTER USER a IDENTIFIED BY 'x\\', b IDENTIFIED BY 'Secret'";
+    TrackerHarness h = new TrackerHarness().loggedIn(DEPRECATE);
+    h.client(packet(0, Wire.query(issue))); // the mode is not known before the first reply
+    h.server(packet(1, Wire.err(1064, "syntax")));
+    h.client(packet(0, Wire.query("SET SESSION sql_mode = 'NO_BACKSLASH_ESCAPES'")));
+    h.server(packet(1, Wire.ok(2 | 0x0200)));
+    h.client(packet(0, Wire.query(issue)));
+    h.server(packet(1, Wire.ok(2 | 0x0200)));
+    // Pipelined: the SET's reply must not stand for the mode after the second SET.
+    h.client(packet(0, Wire.query("SET sql_mode = ''")));
+    h.client(packet(0, Wire.query("SELECT 'it\\'s', n FROM t")));
+    h.server(packet(1, Wire.ok(2)));
+    h.server(packet(1, Wire.err(1146, "no table")));
+    java.util.Set<String> texts = new java.util.HashSet<>();
+    for (ShapeStats s : h.profile().shapes().values()) {
+      texts.add(s.digestText());
+    }
+    assertThat(texts).contains("alter user a identified by ? ...",
+        "alter user a identified by ?, b identified by ?", "select ?, n from t");
+    assertThat(texts).noneMatch(t -> t.contains("secret"));
+  }
+
+  @Test
   void okWithMoreResultsThenErrorEndsTheCommandAsFailed() throws Exception {
     TrackerHarness h = new TrackerHarness().loggedIn(DEPRECATE);
     h.client(packet(0, Wire.query("UPDATE t SET a = 1; SELECT nope")));

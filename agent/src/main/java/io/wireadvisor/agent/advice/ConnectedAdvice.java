@@ -41,5 +41,6 @@ public final class ConnectedAdvice {
     Hooks.connected(
         c.getSession().getProtocol(),
         Hooks.driverVersion(self.getClass().getClassLoader()), version, isolation, c.getURL(), values);
+    Hooks.sqlModeAtConnect(c.getSession().getProtocol(), ss.getServerVariable("sql_mode"));
   }
 }

@@ -2,6 +2,7 @@ package io.wireadvisor.agent.internal;
 
 import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
+import io.wireadvisor.sql.Escaping;
 import io.wireadvisor.sql.SqlClassifier;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -22,6 +23,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * never copied or decoded as a whole: only its first {@link #PREFIX_BYTES} are decoded and
  * classified (its shape is decided by its head), and it is remembered by a 64-bit hash of that
  * head and its length, in a table of its own under the same byte bound.
+ *
+ * <p>A text the server reads differently with and without backslash escapes ({@link
+ * Escaping}) is kept with the mode it was classified in and found only in that mode: one
+ * connection's reading never answers for another's.
  *
  * <p>Entries are immutable and published by an atomic array store; a racing reader sees either
  * the old or the new entry, both complete (final fields), so no lock is needed.
@@ -70,15 +75,23 @@ public final class TextCache {
     this.recorder = recorder;
   }
 
-  /** The cached text and shape of {@code buf[from, to)}; decodes it (at most its head) on a miss. */
+  /** {@link #lookup(byte[], int, int, Escaping)} when the mode is not known. */
   public Entry lookup(byte[] buf, int from, int to) {
+    return lookup(buf, from, to, Escaping.UNKNOWN);
+  }
+
+  /**
+   * The cached text and shape of {@code buf[from, to)} as read in {@code escaping}; decodes it (at
+   * most its head) on a miss.
+   */
+  public Entry lookup(byte[] buf, int from, int to, Escaping escaping) {
     if (to - from > MAX_CACHED_BYTES) {
-      return lookupLong(buf, from, to);
+      return lookupLong(buf, from, to, escaping);
     }
     int h = hash(buf, from, to);
     int i = h & mask;
     Entry e = slots.get(i);
-    if (e != null && e.hash == h && e.matches(buf, from, to)) {
+    if (e != null && e.hash == h && e.readsAlike(escaping) && e.matches(buf, from, to)) {
       return e;
     }
     // Connector/J encodes SQL in the connection's character set, which is UTF-8 (utf8mb4) in the
@@ -87,8 +100,8 @@ public final class TextCache {
     String sql = decode(buf, from, to);
     byte[] copy = new byte[to - from];
     System.arraycopy(buf, from, copy, 0, copy.length);
-    ShapeHandle shape = recorder.shape(sql);
-    Entry fresh = new Entry(copy, h, 0L, copy.length, shape, window, cost(copy.length, shape));
+    ShapeHandle shape = recorder.shape(sql, escaping);
+    Entry fresh = new Entry(copy, h, 0L, copy.length, shape, window, cost(copy.length, shape), escaping);
     store(slots, i, e, fresh);
     return fresh;
   }
@@ -98,7 +111,7 @@ public final class TextCache {
    * #PREFIX_BYTES} bytes and its length. Two texts with the same head and length have the same
    * shape by construction, so the hash stands for everything the entry needs.
    */
-  private Entry lookupLong(byte[] buf, int from, int to) {
+  private Entry lookupLong(byte[] buf, int from, int to, Escaping escaping) {
     int n = to - from;
     int headEnd = from + Math.min(n, PREFIX_BYTES);
     if (headEnd < to) {
@@ -110,12 +123,12 @@ public final class TextCache {
     long h = hash64(buf, from, headEnd) ^ (n * 0x9E3779B97F4A7C15L);
     int i = (int) (h ^ (h >>> 32)) & longMask;
     Entry e = longSlots.get(i);
-    if (e != null && e.longHash == h && e.length == n) {
+    if (e != null && e.longHash == h && e.length == n && e.readsAlike(escaping)) {
       return e;
     }
     String head = decode(buf, from, headEnd);
-    ShapeHandle shape = recorder.shape(head, n, headEnd < to);
-    Entry fresh = new Entry(null, 0, h, n, shape, window, cost(0, shape));
+    ShapeHandle shape = recorder.shape(head, n, headEnd < to, escaping);
+    Entry fresh = new Entry(null, 0, h, n, shape, window, cost(0, shape), escaping);
     store(longSlots, i, e, fresh);
     return fresh;
   }
@@ -212,8 +225,12 @@ public final class TextCache {
     public final ShapeHandle shape;
     /** The window's id, not the window: a prepared statement must not keep a reset window alive. */
     private final long windowId;
+    /** The mode the shape was read in when it depends on one, else null (any mode). */
+    private final Escaping escaping;
 
-    Entry(byte[] bytes, int hash, long longHash, int length, ShapeHandle shape, Window window, int cost) {
+    Entry(byte[] bytes, int hash, long longHash, int length, ShapeHandle shape, Window window, int cost,
+        Escaping escaping) {
+      this.escaping = shape.classification().dependsOnEscaping() ? escaping : null;
       this.windowId = window.id;
       this.bytes = bytes;
       this.hash = hash;
@@ -221,6 +238,11 @@ public final class TextCache {
       this.length = length;
       this.shape = shape;
       this.cost = cost;
+    }
+
+    /** Whether {@link #shape} holds for a text read in {@code mode}. */
+    boolean readsAlike(Escaping mode) {
+      return escaping == null || escaping == mode;
     }
 
     /** Whether {@link #shape} counts in {@code w}'s recorder. */

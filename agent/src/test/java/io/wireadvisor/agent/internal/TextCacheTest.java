@@ -3,6 +3,7 @@ package io.wireadvisor.agent.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.wireadvisor.profile.RecorderSettings;
+import io.wireadvisor.sql.Escaping;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,22 @@ class TextCacheTest {
       TextCache.Entry e = w.texts.lookup(sql, 0, sql.length);
       assertThat(e.text()).isEqualTo("SELECT " + i);
     }
+  }
+
+  @Test
+  void aTextReadDifferentlyInTheTwoEscapingModesIsFoundOnlyInItsOwn() {
+    byte[] sql = "SELECT 'a\\', 'c' FROM t".getBytes(StandardCharsets.UTF_8);
+    TextCache.Entry backslash = w.texts.lookup(sql, 0, sql.length, Escaping.BACKSLASH);
+    TextCache.Entry none = w.texts.lookup(sql, 0, sql.length, Escaping.NO_BACKSLASH);
+    assertThat(backslash.shape.classification().digestText()).isEqualTo("select ? c ?");
+    assertThat(none.shape.classification().digestText()).isEqualTo("select ?, ? from t");
+    assertThat(w.texts.lookup(sql, 0, sql.length, Escaping.NO_BACKSLASH)).isSameAs(none);
+    assertThat(w.texts.lookup(sql, 0, sql.length, Escaping.UNKNOWN).shape.classification().digestText())
+        .isEqualTo("select ? ...");
+    // A text read alike in both modes is one entry for every connection.
+    byte[] plain = "SELECT 'a\\\\' FROM t".getBytes(StandardCharsets.UTF_8);
+    assertThat(w.texts.lookup(plain, 0, plain.length, Escaping.NO_BACKSLASH))
+        .isSameAs(w.texts.lookup(plain, 0, plain.length, Escaping.BACKSLASH));
   }
 
   @Test
