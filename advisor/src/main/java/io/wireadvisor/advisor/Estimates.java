@@ -93,6 +93,8 @@ final class Estimates {
         return textProtocol();
       case StatementCacheRule.ID:
         return statementCache();
+      case DriverUpgradeRule.ID:
+        return resets();
       case SessionProbeRule.ID:
         return probes(
             "reads of isolation and read-only state",
@@ -162,6 +164,20 @@ final class Estimates {
             + ms(median(CommandType.STMT_PREPARE))
             + "); a CLOSE has no reply and costs the client no wait",
         delta);
+  }
+
+  private Saving resets() {
+    if (w.resets == 0) {
+      return new Saving(0, 0, 0,
+          "no round trips now: it keeps the advised statement cache from adding a COM_STMT_RESET"
+              + " per statement taken from the cache");
+    }
+    Map<String, Long> delta = new LinkedHashMap<>();
+    delta.put(CommandType.STMT_RESET.wireName(), -w.resets);
+    double median = Math.max(0, median(CommandType.STMT_RESET));
+    return new Saving(w.resets, 0, w.resets * median / NANOS,
+        "no COM_STMT_RESET before executions of cached statements: " + Fmt.count(w.resets)
+            + " round trips at the measured median (" + ms(median) + ")", delta);
   }
 
   private Saving probes(String what, ProbeKind[] kinds) {
@@ -240,6 +256,12 @@ final class Estimates {
             return c != 0 ? c : Integer.compare(inRuleOrder.indexOf(a), inRuleOrder.indexOf(b));
           }
         });
+    // The driver upgrade comes before everything: other changes are advised (or withheld) for it.
+    Recommendation upgrade = find(ranked, DriverUpgradeRule.ID);
+    if (upgrade != null) {
+      ranked.remove(upgrade);
+      ranked.add(0, upgrade);
+    }
     Recommendation text = find(ranked, TextProtocolRule.ID);
     Recommendation cache = find(ranked, StatementCacheRule.ID);
     if (text != null && cache != null && w.prepares == 0) {
