@@ -3,6 +3,7 @@ package io.wireadvisor.report;
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Change;
 import io.wireadvisor.advisor.Comparison;
+import io.wireadvisor.advisor.Regression;
 import io.wireadvisor.advisor.Expectation;
 import io.wireadvisor.advisor.Fmt;
 import io.wireadvisor.advisor.Metric;
@@ -286,6 +287,7 @@ public final class Reports {
     line(sb, c.before().profile());
     sb.append("After:  ");
     line(sb, c.after());
+    regressions(sb, c);
     if (c.items().isEmpty()) {
       sb.append("\nThe 'before' profile had nothing to recommend.\n");
       return sb.toString();
@@ -302,8 +304,19 @@ public final class Reports {
       }
       sb.append('\n');
     }
-    sb.append(c.allMet() ? "\nEvery measurable expectation is met.\n" : "\nSome expectations are not met.\n");
+    sb.append(c.allMet() ? "\nEvery measurable expectation is met" : "\nSome expectations are not met")
+        .append(c.regressions().isEmpty() ? ".\n" : ", but the whole regressed (above).\n");
     return sb.toString();
+  }
+
+  private static void regressions(StringBuilder sb, Comparison c) {
+    for (Regression r : c.regressions()) {
+      sb.append('\n');
+      wrap(sb, "REGRESSED       " + r.message(), "                ");
+      for (String d : r.details()) {
+        wrap(sb, "  - " + d, "    ");
+      }
+    }
   }
 
   private static void line(StringBuilder sb, ProfileSummary p) {
