@@ -28,6 +28,8 @@ public final class ShapeStats {
   private int maxSqlLength;
   private final long[] counters = new long[Via.values().length];
   private Histogram latency;
+  /** A SELECT … FOR UPDATE / FOR SHARE / LOCK IN SHARE MODE (the digest text decides it). */
+  private boolean lockingRead;
 
   public ShapeStats(
       String digest,
@@ -74,6 +76,19 @@ public final class ShapeStats {
 
   public String digestText() {
     return digestText;
+  }
+
+  /**
+   * A SELECT that locks what it reads ({@code FOR UPDATE}, {@code FOR SHARE}, {@code LOCK IN SHARE
+   * MODE}), as the classifier marked it. False in profiles written before the mark existed.
+   */
+  public boolean lockingRead() {
+    return lockingRead;
+  }
+
+  /** Marks this shape a locking read (the recorder, from its classification; the profile reader). */
+  public void markLockingRead() {
+    this.lockingRead = true;
   }
 
   /** One original text of this shape, or null: only kept when sampling is enabled. */
@@ -168,6 +183,7 @@ public final class ShapeStats {
           minSqlLength == 0 ? other.minSqlLength : Math.min(minSqlLength, other.minSqlLength);
     }
     maxSqlLength = Math.max(maxSqlLength, other.maxSqlLength);
+    lockingRead |= other.lockingRead;
     // The smaller sample wins so that merging in any order keeps the same one.
     if (other.sample != null && (sample == null || other.sample.compareTo(sample) < 0)) {
       sample = other.sample;
@@ -192,7 +208,9 @@ public final class ShapeStats {
 
   /** The same shape with counters, lengths and latency emptied: a seed for folding into. */
   ShapeStats emptyCopy() {
-    return new ShapeStats(digest, digestText, kind, tablesRead, tablesWritten, probe, 0, 0);
+    ShapeStats s = new ShapeStats(digest, digestText, kind, tablesRead, tablesWritten, probe, 0, 0);
+    s.lockingRead = lockingRead;
+    return s;
   }
 
   @Override
@@ -208,6 +226,7 @@ public final class ShapeStats {
         && tablesRead.equals(s.tablesRead)
         && tablesWritten.equals(s.tablesWritten)
         && probe == s.probe
+        && lockingRead == s.lockingRead
         && minSqlLength == s.minSqlLength
         && maxSqlLength == s.maxSqlLength
         && Arrays.equals(counters, s.counters)
