@@ -30,7 +30,7 @@ public final class StatementCacheRule implements Rule {
     if (driver == null || judge(profile) == null) {
       return Collections.emptyList();
     }
-    return Collections.singletonList(Withheld.forDriver(ID, "the statement cache (cachePrepStmts)",
+    return Collections.singletonList(Withheld.because(ID, "the statement cache (cachePrepStmts)",
         ConnectorJ.resetReason(driver) + "; upgrade first (rule " + DriverUpgradeRule.ID + ")",
         "Connector/J " + ConnectorJ.RESET_FIXED + " or later", driver.toString()));
   }

@@ -37,7 +37,7 @@ public final class TextProtocolRule implements Rule {
     if (driver == null || !textProtocolDominates(Workload.of(profile), JdbcSettings.of(profile))) {
       return Collections.emptyList();
     }
-    return Collections.singletonList(Withheld.forDriver(ID, "useServerPrepStmts=true",
+    return Collections.singletonList(Withheld.because(ID, "useServerPrepStmts=true",
         ConnectorJ.resetReason(driver) + "; alone it costs PREPARE + EXECUTE + CLOSE per statement;"
             + " upgrade first (rule " + DriverUpgradeRule.ID + ")",
         "Connector/J " + ConnectorJ.RESET_FIXED + " or later", driver.toString()));

@@ -35,10 +35,11 @@ public final class Withheld {
   }
 
   /**
-   * A setting the rule would advise but withholds for the application's driver: "withheld
+   * A setting the rule would advise but withholds for a reason other than too little traffic (the
+   * application's driver, hot rows): "withheld
    * useServerPrepStmts=true: Connector/J 8.0.33 … (need Connector/J 8.3.0 or later; have 8.0.33)".
    */
-  public static Withheld forDriver(String ruleId, String subject, String because, String need, String have) {
+  public static Withheld because(String ruleId, String subject, String because, String need, String have) {
     return new Withheld(ruleId, subject, need, have, because);
   }
 

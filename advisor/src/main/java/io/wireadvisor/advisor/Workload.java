@@ -21,6 +21,8 @@ public final class Workload {
   final long businessExecutions;
   final long textBusinessExecutions;
   final long selectExecutions;
+  /** SELECTs that lock what they read (FOR UPDATE, FOR SHARE, LOCK IN SHARE MODE): part of selectExecutions. */
+  final long lockingReadExecutions;
   final long writeExecutions;
   final long writeErrors;
   final long prepares;
@@ -45,6 +47,7 @@ public final class Workload {
     long business = 0;
     long text = 0;
     long select = 0;
+    long locking = 0;
     long write = 0;
     long writeErr = 0;
     long prep = 0;
@@ -80,6 +83,9 @@ public final class Workload {
       text += t;
       if (s.kind() == StatementKind.SELECT) {
         select += n;
+        if (s.lockingRead()) {
+          locking += n;
+        }
       } else {
         write += n;
         writeErr += s.count(Via.ERRORS);
@@ -100,6 +106,7 @@ public final class Workload {
     this.businessExecutions = business;
     this.textBusinessExecutions = text;
     this.selectExecutions = select;
+    this.lockingReadExecutions = locking;
     this.writeExecutions = write;
     this.writeErrors = writeErr;
     this.businessShapes = shapes;
@@ -141,6 +148,11 @@ public final class Workload {
   /** Share of business statements that are SELECTs (NaN without any). */
   public double selectShare() {
     return ratio(selectExecutions, businessExecutions);
+  }
+
+  /** Share of business statements that are SELECTs locking nothing (NaN without any statement). */
+  public double nonLockingReadShare() {
+    return ratio(selectExecutions - lockingReadExecutions, businessExecutions);
   }
 
   /** Share of business statements sent as COM_QUERY text. */
