@@ -29,6 +29,18 @@ public final class DriverUpgradeRule implements Rule {
     return ID;
   }
 
+  /**
+   * Why the statement cache must wait for a driver upgrade on the Connector/J this profile
+   * recorded, for messages outside the report ({@code @WireBudget}); null when nothing blocks it.
+   */
+  public static String statementCacheBlocker(TrafficProfile profile) {
+    ServerVersion v = ConnectorJ.resettingDriver(profile);
+    return v == null
+        ? null
+        : ConnectorJ.resetReason(v) + ": upgrade Connector/J to " + ConnectorJ.RESET_FIXED
+            + " or later before cachePrepStmts=true (rule " + ID + ")";
+  }
+
   @Override
   public Recommendation evaluate(TrafficProfile profile, ServerView server) {
     Workload w = Workload.of(profile);
