@@ -175,6 +175,7 @@ public final class AnalysisJson {
       o.put("subject", w.subject());
       o.put("need", w.need());
       o.put("have", w.have());
+      o.put("because", w.because());
       o.put("message", w.message());
     }
     ObjectNode latency = root.putObject("commandLatencyNanos");

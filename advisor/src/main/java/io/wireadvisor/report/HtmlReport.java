@@ -333,9 +333,9 @@ final class HtmlReport {
   }
 
   private static void withheld(StringBuilder sb, Analysis a) {
-    sb.append("<section id=\"withheld\"><h2>Not enough traffic to judge</h2>\n");
+    sb.append("<section id=\"withheld\"><h2>Withheld</h2>\n");
     if (a.withheld().isEmpty()) {
-      sb.append("<p>Every rule had the traffic it needs.</p>");
+      sb.append("<p>Nothing withheld: every rule had the traffic it needs.</p>");
     } else {
       sb.append("<ul>");
       for (Withheld w : a.withheld()) {

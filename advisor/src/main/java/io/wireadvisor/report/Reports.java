@@ -115,7 +115,7 @@ public final class Reports {
       }
     }
     if (!a.withheld().isEmpty()) {
-      sb.append("\n## Not enough traffic to judge\n\n");
+      sb.append("\n## Withheld (not enough traffic, or not for this driver or workload)\n\n");
       withheldText(sb, a, null, "- ");
     }
     allChanges(sb, a, "\n## All changes together\n\n", "", "```\n");
@@ -238,7 +238,8 @@ public final class Reports {
       return;
     }
     if (heading != null) {
-      sb.append("\nNot enough traffic to judge\n---------------------------\n");
+      sb.append("\nWithheld (not enough traffic, or not for this driver or workload)\n"
+          + "-----------------------------------------------------------------\n");
     }
     for (Withheld w : a.withheld()) {
       wrap(sb, item + w.message(), "    ");
