@@ -23,9 +23,10 @@ import java.util.Map;
  * show it.
  *
  * <ul>
- *   <li>{@link Kind#COMMANDS_PER_STATEMENT}: wire commands per business statement rose by more
- *       than {@link #COMMANDS_TOLERANCE} (relative), counting in neither profile the first PREPARE
- *       of each shape on each connection (any statement cache pays those once).
+ *   <li>{@link Kind#COMMANDS_PER_STATEMENT}: wire commands per business statement (a batched row
+ *       counts as a statement) rose by more than {@link #COMMANDS_TOLERANCE} (relative), counting
+ *       in neither profile the first PREPARE of each shape on each connection (any statement cache
+ *       pays those once).
  *   <li>{@link Kind#ERRORS}: a shape fails in AFTER that did not fail in BEFORE, or fails more than
  *       {@link #ERROR_GROWTH} times as often per execution.
  * </ul>
@@ -101,11 +102,26 @@ public final class Regression {
   }
 
   /**
+   * Business statements as the application issued them: a row added to a batch counts as one
+   * (rewriteBatchedStatements turns many into one wire execution, which must not read as fewer
+   * statements sharing the same commits and probes).
+   */
+  static long applicationStatements(TrafficProfile p) {
+    long n = 0;
+    for (ShapeStats s : p.shapes().values()) {
+      if (Workload.isBusiness(s)) {
+        n += Math.max(s.executions(), s.count(Via.BATCHED_STATEMENTS));
+      }
+    }
+    return n;
+  }
+
+  /**
    * Wire commands per business statement with each connection's first PREPARE of each shape left
    * out (the sum over connections of distinct prepared shapes), NaN without business statements.
    */
   static double steadyCommandsPerStatement(TrafficProfile p) {
-    long statements = Workload.of(p).businessExecutions;
+    long statements = applicationStatements(p);
     if (statements == 0) {
       return Double.NaN;
     }
@@ -121,8 +137,8 @@ public final class Regression {
       return null;
     }
     List<String> details = new ArrayList<>();
-    long sb = Workload.of(before).businessExecutions;
-    long sa = Workload.of(after).businessExecutions;
+    long sb = applicationStatements(before);
+    long sa = applicationStatements(after);
     for (CommandType t : CommandType.values()) {
       double pb = perStatement(before.commands().get(t), sb);
       double pa = perStatement(after.commands().get(t), sa);
@@ -233,8 +249,8 @@ public final class Regression {
     if (details.isEmpty()) {
       return null;
     }
-    double b = Workload.ratio(errorsBefore, Workload.of(before).businessExecutions);
-    double a = Workload.ratio(errorsAfter, Workload.of(after).businessExecutions);
+    double b = Workload.ratio(errorsBefore, applicationStatements(before));
+    double a = Workload.ratio(errorsAfter, applicationStatements(after));
     return new Regression(Kind.ERRORS,
         "errors the before-profile did not have: " + details.size() + " shape(s); "
             + Fmt.count(errorsBefore) + " -> " + Fmt.count(errorsAfter) + " failed commands ("

@@ -117,6 +117,29 @@ class RegressionTest {
   }
 
   @Test
+  void rewrittenBatchesAreNotFewerStatements() {
+    // 1,000 rows in 100 batches, one command each, beside 100 commits: 1.10 commands per statement.
+    TrafficProfile before = new TrafficProfile();
+    TrafficProfile after = new TrafficProfile();
+    for (TrafficProfile p : new TrafficProfile[] {before, after}) {
+      ShapeStats insert = new ShapeStats("0123456789abcdef0123456789abcdef", "insert into t values (?)",
+          io.wireadvisor.sql.StatementKind.INSERT, null, java.util.Collections.singletonList("t"), null, 30, 30);
+      long wire = p == before ? 1_000 : 100;
+      insert.add(Via.EXECUTES, wire);
+      insert.add(Via.BATCHES, 100);
+      insert.add(Via.BATCHED_STATEMENTS, 1_000);
+      p.addShape(insert);
+      p.addCommand(CommandType.STMT_EXECUTE, new CommandStats(wire, null));
+      p.addCommand(CommandType.QUERY, new CommandStats(100, null));
+    }
+    assertThat(Regression.applicationStatements(after)).isEqualTo(1_000);
+    assertThat(Regression.steadyCommandsPerStatement(after)).isEqualTo(0.2);
+    assertThat(Regression.between(before, after)).isEmpty();
+    assertThat(Regression.between(after, before)).extracting(Regression::kind)
+        .containsExactly(Regression.Kind.COMMANDS_PER_STATEMENT);
+  }
+
+  @Test
   void fewerCommandsAndFewerErrorsPass() {
     TrafficProfile before = cachedWithResets();
     businessShapes(before).get(0).add(Via.ERRORS, 10);
