@@ -50,6 +50,16 @@ final class ConnectorJ {
     return oldest;
   }
 
+  /** True when some source recorded a driver version (the agent does; the proxy cannot). */
+  static boolean driverRecorded(TrafficProfile profile) {
+    for (Source s : profile.sources()) {
+      if (s.driverVersion() != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Why a setting is withheld for {@code driver}, for reports. */
   static String resetReason(ServerVersion driver) {
     return "Connector/J "

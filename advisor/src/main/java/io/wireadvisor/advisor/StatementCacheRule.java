@@ -151,6 +151,15 @@ public final class StatementCacheRule implements Rule {
     if (limitTooLow || !jdbc.known()) {
       change.jdbc(JdbcProperty.PREP_STMT_CACHE_SQL_LIMIT, Long.toString(newLimit));
     }
+    if (!cache && !ConnectorJ.driverRecorded(profile)) {
+      change.note(
+          "The collector recorded no driver version: Connector/J 8.0.x to 8.2.0 send a"
+              + " COM_STMT_RESET before every reuse of a cached statement (fixed in "
+              + ConnectorJ.RESET_FIXED
+              + "); on those, upgrade first (rule "
+              + DriverUpgradeRule.ID
+              + "). diff shows it as more commands per statement.");
+    }
     long connections = profile.connections().connections();
     return r.change(change.build())
         .expectedEffect(

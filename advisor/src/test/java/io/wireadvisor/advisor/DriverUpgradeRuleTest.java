@@ -89,6 +89,16 @@ class DriverUpgradeRuleTest {
   }
 
   @Test
+  void withoutADriverVersionTheCacheAdviceSaysWhichDriversMustUpgradeFirst() {
+    TrafficProfile agent = withDriver(1, "9.5.0");
+    TrafficProfile proxy = withDriver(1, null);
+    assertThat(new StatementCacheRule().evaluate(agent, TIDB_1).change().notes())
+        .noneMatch(n -> n.contains("recorded no driver version"));
+    assertThat(new StatementCacheRule().evaluate(proxy, TIDB_1).change().notes())
+        .anyMatch(n -> n.startsWith("The collector recorded no driver version: Connector/J 8.0.x to 8.2.0"));
+  }
+
+  @Test
   void withoutADriverVersionTheTrafficTells() {
     TrafficProfile p = BankLikeProfiles.scenario(5);
     TrafficProfile proxy = new TrafficProfile();
