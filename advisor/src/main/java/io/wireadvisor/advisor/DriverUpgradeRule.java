@@ -89,8 +89,8 @@ public final class DriverUpgradeRule implements Rule {
             + " (ServerPreparedQuery.clearParameters arms a reset whenever no long data was"
             + " sent); "
             + ConnectorJ.RESET_FIXED
-            + " fixed it. Measured on the server's counters: 8.0.33 sends one RESET per"
-            + " EXECUTE, 8.4.0 and 9.5.0 none.");
+            + " fixed it. Measured on the server's counters: 8.0.30, 8.0.33 and 8.2.0 send one"
+            + " before every reuse, 8.3.0, 8.4.0 and 9.5.0 none.");
     r.evidence(
         "A TPC-C run on TiDB with 8.0.30 and this setting went from 1.19 to 2.08 wire commands per"
             + " statement and failed transactions with duplicate-key and foreign-key errors that"

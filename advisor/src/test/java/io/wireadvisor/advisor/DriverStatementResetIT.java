@@ -50,11 +50,17 @@ class DriverStatementResetIT {
     return TestVersions.DRIVER_VERSIONS.stream();
   }
 
-  /** The driver jar copied by the advisor's POM ({@code target/it-drivers}). */
+  /**
+   * The driver jar copied by the advisor's POM ({@code target/it-drivers}); a version from before
+   * the artifact's rename (8.0.30: {@code mysql-connector-java}) may be put there by hand and named
+   * in {@code -Dwireadvisor.driver.versions}.
+   */
   static Driver driver(String version) throws Exception {
-    Path jar =
-        Paths.get(System.getProperty("wireadvisor.buildDirectory", "target"), "it-drivers",
-            "mysql-connector-j-" + version + ".jar");
+    Path dir = Paths.get(System.getProperty("wireadvisor.buildDirectory", "target"), "it-drivers");
+    Path jar = dir.resolve("mysql-connector-j-" + version + ".jar");
+    if (!Files.exists(jar) && Files.exists(dir.resolve("mysql-connector-java-" + version + ".jar"))) {
+      jar = dir.resolve("mysql-connector-java-" + version + ".jar");
+    }
     assertThat(jar).as("Connector/J %s for this test (advisor/pom.xml copy-it-drivers)", version)
         .exists();
     URLClassLoader loader =
