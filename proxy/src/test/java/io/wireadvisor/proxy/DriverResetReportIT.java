@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.wireadvisor.advisor.Comparison;
+import io.wireadvisor.advisor.Regression;
 import io.wireadvisor.profile.CommandType;
+import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.report.Reports;
 import io.wireadvisor.testkit.Commands;
 import io.wireadvisor.testkit.CounterSnapshot;
 import io.wireadvisor.testkit.DatabaseServer;
@@ -57,8 +61,10 @@ class DriverResetReportIT {
         .getDeclaredConstructor().newInstance();
   }
 
-  /** The report's recommendation ids after the loop ran through a fresh proxy with {@code driver}. */
-  JsonNode reportAfterLoop(Driver driver, String db) throws Exception {
+  /** The proxy's profile and its {@code /report} (JSON) after the loop ran through a fresh proxy. */
+  record Run(TrafficProfile profile, JsonNode report) {}
+
+  Run loop(Driver driver, String db, String properties) throws Exception {
     ProxyConfig config =
         ProxyConfig.of("127.0.0.1", 0, server.host(), server.port()).withAdmin("127.0.0.1", 0);
     try (ProxiedServer p = ProxiedServer.start(server, config)) {
@@ -70,7 +76,7 @@ class DriverResetReportIT {
       CounterSnapshot before;
       CounterSnapshot after;
       try (Connection c = driver.connect(
-          p.url(db, "useServerPrepStmts=true&cachePrepStmts=true&sslMode=DISABLED"), props)) {
+          p.url(db, properties + "&sslMode=DISABLED"), props)) {
         before = server.counters().snapshot();
         for (int i = 0; i < EXECUTIONS; i++) {
           try (PreparedStatement ps = c.prepareStatement("SELECT id FROM t WHERE id = ?")) {
@@ -83,16 +89,16 @@ class DriverResetReportIT {
       FaultsIT.waitFor(p.proxy::clientConnections, 0);
       CounterSnapshot d = after.minus(before);
       // The proxy's counts are the server's (the oracle) before the report judges them.
-      assertThat(d.get(Commands.COM_STMT_EXECUTE)).isEqualTo(EXECUTIONS);
+      assertThat(d.get(Commands.COM_STMT_EXECUTE) + d.get(Commands.COM_QUERY)).isEqualTo(EXECUTIONS);
       assertThat(p.proxy.profile().count(CommandType.STMT_RESET)).isEqualTo(d.get(Commands.COM_STMT_RESET));
       String base = "http://127.0.0.1:" + p.proxy.adminPort();
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/report?format=json")).build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).isEqualTo(200);
-      System.out.printf("through the proxy, %s: %d EXECUTE, %d RESET on the server%n",
-          driver.getMajorVersion() + "." + driver.getMinorVersion(), d.get(Commands.COM_STMT_EXECUTE),
-          d.get(Commands.COM_STMT_RESET));
-      return new ObjectMapper().readTree(r.body());
+      System.out.printf("through the proxy, %s, %s: %d QUERY, %d EXECUTE, %d RESET on the server%n",
+          driver.getMajorVersion() + "." + driver.getMinorVersion(), properties, d.get(Commands.COM_QUERY),
+          d.get(Commands.COM_STMT_EXECUTE), d.get(Commands.COM_STMT_RESET));
+      return new Run(p.proxy.profile(), new ObjectMapper().readTree(r.body()));
     }
   }
 
@@ -103,12 +109,30 @@ class DriverResetReportIT {
       s.execute("CREATE TABLE t (id INT PRIMARY KEY)");
       s.execute("INSERT INTO t VALUES (0), (1), (2)");
     }
-    JsonNode old = reportAfterLoop(oldestDriver(), db);
-    JsonNode first = old.path("recommendations").get(0);
+    Driver oldest = oldestDriver();
+    Driver newest = java.sql.DriverManager.getDriver("jdbc:mysql://x/");
+    String cached = "useServerPrepStmts=true&cachePrepStmts=true";
+    Run old = loop(oldest, db, cached);
+    JsonNode first = old.report().path("recommendations").get(0);
     assertThat(first.path("id").asText()).isEqualTo("connector-j-upgrade");
     assertThat(first.path("evidence").toString()).contains("COM_STMT_RESET for 150 COM_STMT_EXECUTE");
 
-    JsonNode newest = reportAfterLoop(java.sql.DriverManager.getDriver("jdbc:mysql://x/"), db);
-    assertThat(newest.path("recommendations").findValuesAsText("id")).doesNotContain("connector-j-upgrade");
+    Run now = loop(newest, db, cached);
+    assertThat(now.report().path("recommendations").findValuesAsText("id")).doesNotContain("connector-j-upgrade");
+
+    // diff on the proxy's profiles: text -> cache passes on the newest driver and regresses on
+    // the oldest, though every expectation of the cache is met on both.
+    Run oldText = loop(oldest, db, "useServerPrepStmts=false");
+    Run newText = loop(newest, db, "useServerPrepStmts=false");
+    Comparison bad = Comparison.of(oldText.profile(), old.profile(), null);
+    Comparison good = Comparison.of(newText.profile(), now.profile(), null);
+    System.out.println(Reports.text(bad));
+    assertThat(bad.allMet()).isTrue();
+    assertThat(bad.passed()).isFalse();
+    assertThat(bad.regressions()).extracting(Regression::kind)
+        .containsExactly(Regression.Kind.COMMANDS_PER_STATEMENT);
+    assertThat(bad.regressions().get(0).details()).anyMatch(l -> l.startsWith("COM_STMT_RESET 0.00 -> 0.99"));
+    assertThat(good.regressions()).isEmpty();
+    assertThat(good.passed()).isTrue();
   }
 }
