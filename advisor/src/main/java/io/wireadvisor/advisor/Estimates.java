@@ -166,20 +166,6 @@ final class Estimates {
         delta);
   }
 
-  private Saving resets() {
-    if (w.resets == 0) {
-      return new Saving(0, 0, 0,
-          "no round trips now: it keeps the advised statement cache from adding a COM_STMT_RESET"
-              + " per statement taken from the cache");
-    }
-    Map<String, Long> delta = new LinkedHashMap<>();
-    delta.put(CommandType.STMT_RESET.wireName(), -w.resets);
-    double median = Math.max(0, median(CommandType.STMT_RESET));
-    return new Saving(w.resets, 0, w.resets * median / NANOS,
-        "no COM_STMT_RESET before executions of cached statements: " + Fmt.count(w.resets)
-            + " round trips at the measured median (" + ms(median) + ")", delta);
-  }
-
   private Saving probes(String what, ProbeKind[] kinds) {
     long removed = 0;
     double nanos = 0;
@@ -228,6 +214,20 @@ final class Estimates {
         "one multi-row statement per executeBatch() instead of one round trip per row; each"
             + " removed round trip at its shape's measured time (the multi-row statement's own"
             + " extra server time is not estimated)", delta);
+  }
+
+  private Saving resets() {
+    if (w.resets == 0) {
+      return new Saving(0, 0, 0,
+          "no round trips now: it keeps the advised statement cache from adding a COM_STMT_RESET"
+              + " per statement taken from the cache");
+    }
+    Map<String, Long> delta = new LinkedHashMap<>();
+    delta.put(CommandType.STMT_RESET.wireName(), -w.resets);
+    double median = Math.max(0, median(CommandType.STMT_RESET));
+    return new Saving(w.resets, 0, w.resets * median / NANOS,
+        "no COM_STMT_RESET before executions of cached statements: " + Fmt.count(w.resets)
+            + " round trips at the measured median (" + ms(median) + ")", delta);
   }
 
   private static Saving serverSide(Recommendation r) {

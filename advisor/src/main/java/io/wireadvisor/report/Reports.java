@@ -3,7 +3,6 @@ package io.wireadvisor.report;
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Change;
 import io.wireadvisor.advisor.Comparison;
-import io.wireadvisor.advisor.Regression;
 import io.wireadvisor.advisor.Expectation;
 import io.wireadvisor.advisor.Fmt;
 import io.wireadvisor.advisor.Metric;
@@ -311,7 +310,7 @@ public final class Reports {
   }
 
   private static void regressions(StringBuilder sb, Comparison c) {
-    for (Regression r : c.regressions()) {
+    for (io.wireadvisor.advisor.Regression r : c.regressions()) {
       sb.append('\n');
       wrap(sb, "REGRESSED       " + r.message(), "                ");
       for (String d : r.details()) {

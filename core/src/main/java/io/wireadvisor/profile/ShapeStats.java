@@ -24,12 +24,12 @@ public final class ShapeStats {
   private final List<String> tablesRead;
   private final List<String> tablesWritten;
   private final ProbeKind probe;
+  /** A SELECT … FOR UPDATE / FOR SHARE / LOCK IN SHARE MODE (the digest text decides it). */
+  private boolean lockingRead;
   private int minSqlLength;
   private int maxSqlLength;
   private final long[] counters = new long[Via.values().length];
   private Histogram latency;
-  /** A SELECT … FOR UPDATE / FOR SHARE / LOCK IN SHARE MODE (the digest text decides it). */
-  private boolean lockingRead;
 
   public ShapeStats(
       String digest,
@@ -178,12 +178,12 @@ public final class ShapeStats {
     for (int i = 0; i < counters.length; i++) {
       counters[i] += other.counters[i];
     }
+    lockingRead |= other.lockingRead;
     if (other.minSqlLength != 0) {
       minSqlLength =
           minSqlLength == 0 ? other.minSqlLength : Math.min(minSqlLength, other.minSqlLength);
     }
     maxSqlLength = Math.max(maxSqlLength, other.maxSqlLength);
-    lockingRead |= other.lockingRead;
     // The smaller sample wins so that merging in any order keeps the same one.
     if (other.sample != null && (sample == null || other.sample.compareTo(sample) < 0)) {
       sample = other.sample;
