@@ -24,6 +24,7 @@ public final class Advisor {
   public static final List<Rule> RULES =
       Collections.unmodifiableList(
           Arrays.<Rule>asList(
+              new DriverUpgradeRule(),
               new TextProtocolRule(),
               new SessionProbeRule(),
               new StatementCacheRule(),

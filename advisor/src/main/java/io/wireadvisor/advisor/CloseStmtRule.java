@@ -24,7 +24,7 @@ public final class CloseStmtRule implements Rule {
     }
     Workload w = Workload.of(profile);
     JdbcSettings jdbc = JdbcSettings.of(profile);
-    boolean planned = w.prepares == 0 && w.preparesNowOrPlanned(jdbc);
+    boolean planned = w.prepares == 0 && w.preparesNowOrPlanned(profile, jdbc);
     double closesPerExecute = Workload.ratio(w.closes, w.executes);
     boolean closing = w.executes >= 100 && closesPerExecute >= 0.01;
     if (!planned && !closing) {

@@ -8,17 +8,20 @@ import java.util.List;
 
 /**
  * {@code diff before after}: the recommendations computed on {@code before}, each expectation
- * checked against {@code after}.
+ * checked against {@code after}, and the whole checked for regressions ({@link Regression}: wire
+ * commands per statement rising, errors appearing). {@link #passed()} needs both.
  */
 public final class Comparison {
   private final Analysis before;
   private final ProfileSummary after;
   private final List<Item> items;
+  private final List<Regression> regressions;
 
-  private Comparison(Analysis before, ProfileSummary after, List<Item> items) {
+  private Comparison(Analysis before, ProfileSummary after, List<Item> items, List<Regression> regressions) {
     this.before = before;
     this.after = after;
     this.items = Collections.unmodifiableList(items);
+    this.regressions = Collections.unmodifiableList(new ArrayList<>(regressions));
   }
 
   /** Analyzes {@code before} and checks every expectation on {@code after}. */
@@ -30,7 +33,7 @@ public final class Comparison {
         items.add(new Item(r, e.check(after)));
       }
     }
-    return new Comparison(a, ProfileSummary.of(after), items);
+    return new Comparison(a, ProfileSummary.of(after), items, Regression.between(before, after));
   }
 
   public Analysis before() {
@@ -54,6 +57,16 @@ public final class Comparison {
       }
     }
     return true;
+  }
+
+  /** What got worse on the whole between the profiles; empty when nothing did. */
+  public List<Regression> regressions() {
+    return regressions;
+  }
+
+  /** True when every measurable expectation was met and nothing regressed: {@code diff} exits 0. */
+  public boolean passed() {
+    return allMet() && regressions.isEmpty();
   }
 
   /** One checked expectation. */

@@ -129,6 +129,8 @@ final class Estimates {
         return textProtocol();
       case StatementCacheRule.ID:
         return statementCache();
+      case DriverUpgradeRule.ID:
+        return resets();
       case SessionProbeRule.ID:
         return stateSaving(r,
             "reads of isolation and read-only state are answered by the driver, and a READ WRITE"
@@ -327,6 +329,20 @@ final class Estimates {
             + " extra server time is not estimated)", delta);
   }
 
+  private Saving resets() {
+    if (w.resets == 0) {
+      return new Saving(0, 0, 0,
+          "no round trips now: it keeps the advised statement cache from adding a COM_STMT_RESET"
+              + " per statement taken from the cache");
+    }
+    Map<String, Long> delta = new LinkedHashMap<>();
+    delta.put(CommandType.STMT_RESET.wireName(), -w.resets);
+    double median = Math.max(0, median(CommandType.STMT_RESET));
+    return new Saving(w.resets, 0, w.resets * median / NANOS,
+        "no COM_STMT_RESET before executions of cached statements: " + Fmt.count(w.resets)
+            + " round trips at the measured median (" + ms(median) + ")", delta);
+  }
+
   private static Saving serverSide(Recommendation r) {
     return new Saving(0, 0, 0,
         "a server-side change: its gain is in server time (parse, plan, TSO waits or reads),"
@@ -353,6 +369,12 @@ final class Estimates {
             return c != 0 ? c : Integer.compare(inRuleOrder.indexOf(a), inRuleOrder.indexOf(b));
           }
         });
+    // The driver upgrade comes before everything: other changes are advised (or withheld) for it.
+    Recommendation upgrade = find(ranked, DriverUpgradeRule.ID);
+    if (upgrade != null) {
+      ranked.remove(upgrade);
+      ranked.add(0, upgrade);
+    }
     Recommendation text = find(ranked, TextProtocolRule.ID);
     Recommendation cache = find(ranked, StatementCacheRule.ID);
     if (text != null && cache != null && w.prepares == 0) {

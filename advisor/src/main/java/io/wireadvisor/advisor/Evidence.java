@@ -13,6 +13,11 @@ final class Evidence {
   static final long RC_READ_CHECK_MIN_STATEMENTS = 1_000;
   /** tidb_rc_read_check_ts: share of the statements that ran under READ COMMITTED. */
   static final double RC_READ_CHECK_MIN_RC_SHARE = 0.9;
+  /**
+   * tidb_rc_read_check_ts: withheld when this share of the non-locking reads read tables the
+   * application locks (SELECT ... FOR UPDATE) in the window: hot rows.
+   */
+  static final double RC_READ_CHECK_MAX_LOCKED_READ_SHARE = 0.5;
 
   /** server-rejects: ERR replies of one kind (read-only SETs, isolation SETs) in the window. */
   static final long REJECTIONS_MIN = 10;

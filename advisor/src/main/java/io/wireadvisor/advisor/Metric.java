@@ -53,6 +53,14 @@ public enum Metric {
       return Workload.ratio(w.closes, w.executes);
     }
   },
+  /** COM_STMT_RESET per COM_STMT_EXECUTE. */
+  RESETS_PER_EXECUTE("RESET per EXECUTE") {
+    @Override
+    public double compute(TrafficProfile p) {
+      Workload w = Workload.of(p);
+      return Workload.ratio(w.resets, w.executes);
+    }
+  },
   /** Wire executions of batched INSERT shapes per statement added to a batch. */
   COMMANDS_PER_BATCHED_INSERT("wire commands per batched INSERT row") {
     @Override

@@ -33,7 +33,7 @@ public final class PlanCacheRule implements Rule {
     }
     Workload w = Workload.of(profile);
     JdbcSettings jdbc = JdbcSettings.of(profile);
-    if (!w.preparesNowOrPlanned(jdbc)) {
+    if (!w.preparesNowOrPlanned(profile, jdbc)) {
       return null;
     }
     boolean disabled = server.globalOff(ENABLE);

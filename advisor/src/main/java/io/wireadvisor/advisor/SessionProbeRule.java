@@ -66,7 +66,13 @@ public final class SessionProbeRule implements Rule {
     }
     ServerVersion driver = jdbc.parsedDriverVersion();
     Change.Builder change = Change.builder();
-    if (driver == null || driver.compareTo(new ServerVersion(8, 0, 33)) >= 0) {
+    // maxPerformance turns the statement cache on: with server prepares on a driver whose cache
+    // resets (ConnectorJ), that would add a COM_STMT_RESET per statement.
+    boolean cacheWouldReset =
+        ConnectorJ.resetsCachedStatements(driver)
+            && jdbc.isTrue(JdbcProperty.USE_SERVER_PREP_STMTS)
+            && !jdbc.isTrue(JdbcProperty.CACHE_PREP_STMTS);
+    if (driver == null || (driver.compareTo(new ServerVersion(8, 0, 33)) >= 0 && !cacheWouldReset)) {
       change.jdbc(JdbcProperty.USE_CONFIGS, "maxPerformance");
       if (driver == null) {
         change.note(
@@ -80,7 +86,12 @@ public final class SessionProbeRule implements Rule {
               + StatementCacheRule.ID
               + ").");
     } else {
-      r.evidence("Connector/J " + jdbc.driverVersion() + " predates maxPerformance as TiDB documents it (8.0.33).");
+      r.evidence(
+          cacheWouldReset
+              ? "Not useConfigs=maxPerformance: it turns on cachePrepStmts, and "
+                  + ConnectorJ.resetReason(driver) + " (rule " + DriverUpgradeRule.ID + ")."
+              : "Connector/J " + jdbc.driverVersion()
+                  + " predates maxPerformance as TiDB documents it (8.0.33).");
       change
           .jdbc(JdbcProperty.USE_LOCAL_SESSION_STATE, "true")
           .jdbc(JdbcProperty.CACHE_SERVER_CONFIGURATION, "true")

@@ -4,7 +4,10 @@ import io.wireadvisor.profile.JdbcProperty;
 import io.wireadvisor.profile.ShapeStats;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.profile.Via;
+import io.wireadvisor.server.ServerVersion;
 import io.wireadvisor.server.ServerView;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * Rule 3: server prepares without a (big enough) Connector/J statement cache: PREPARE and CLOSE
@@ -20,11 +23,28 @@ public final class StatementCacheRule implements Rule {
     return ID;
   }
 
+  /** On a Connector/J whose statement cache resets, the advice it withholds ({@link DriverUpgradeRule}). */
+  @Override
+  public List<Withheld> withheld(TrafficProfile profile, ServerView server) {
+    ServerVersion driver = ConnectorJ.resettingDriver(profile);
+    if (driver == null || judge(profile) == null) {
+      return Collections.emptyList();
+    }
+    return Collections.singletonList(Withheld.because(ID, "the statement cache (cachePrepStmts)",
+        ConnectorJ.resetReason(driver) + "; upgrade first (rule " + DriverUpgradeRule.ID + ")",
+        "Connector/J " + ConnectorJ.RESET_FIXED + " or later", driver.toString()));
+  }
+
   @Override
   public Recommendation evaluate(TrafficProfile profile, ServerView server) {
+    return ConnectorJ.resettingDriver(profile) != null ? null : judge(profile);
+  }
+
+  /** The recommendation whatever the driver version ({@link #evaluate} checks that first). */
+  private Recommendation judge(TrafficProfile profile) {
     Workload w = Workload.of(profile);
     JdbcSettings jdbc = JdbcSettings.of(profile);
-    if (!w.preparesNowOrPlanned(jdbc)) {
+    if (!(w.prepares > 0 || TextProtocolRule.textProtocolDominates(w, jdbc))) {
       return null;
     }
     boolean planned = w.prepares == 0;
@@ -130,6 +150,15 @@ public final class StatementCacheRule implements Rule {
     }
     if (limitTooLow || !jdbc.known()) {
       change.jdbc(JdbcProperty.PREP_STMT_CACHE_SQL_LIMIT, Long.toString(newLimit));
+    }
+    if (!cache && !ConnectorJ.driverRecorded(profile)) {
+      change.note(
+          "The collector recorded no driver version: Connector/J 8.0.x to 8.2.0 send a"
+              + " COM_STMT_RESET before every reuse of a cached statement (fixed in "
+              + ConnectorJ.RESET_FIXED
+              + "); on those, upgrade first (rule "
+              + DriverUpgradeRule.ID
+              + "). diff shows it as more commands per statement.");
     }
     long connections = profile.connections().connections();
     return r.change(change.build())

@@ -4,6 +4,7 @@ import io.wireadvisor.profile.JdbcProperty;
 import io.wireadvisor.profile.ShapeStats;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.profile.Via;
+import io.wireadvisor.server.ServerVersion;
 import io.wireadvisor.server.ServerView;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,11 +30,24 @@ public final class TextProtocolRule implements Rule {
         && w.repeatedTextExecutions >= 0.2 * w.businessExecutions;
   }
 
+  /** On a Connector/J whose statement cache resets, the advice it withholds ({@link DriverUpgradeRule}). */
+  @Override
+  public List<Withheld> withheld(TrafficProfile profile, ServerView server) {
+    ServerVersion driver = ConnectorJ.resettingDriver(profile);
+    if (driver == null || !textProtocolDominates(Workload.of(profile), JdbcSettings.of(profile))) {
+      return Collections.emptyList();
+    }
+    return Collections.singletonList(Withheld.because(ID, "useServerPrepStmts=true",
+        ConnectorJ.resetReason(driver) + "; alone it costs PREPARE + EXECUTE + CLOSE per statement;"
+            + " upgrade first (rule " + DriverUpgradeRule.ID + ")",
+        "Connector/J " + ConnectorJ.RESET_FIXED + " or later", driver.toString()));
+  }
+
   @Override
   public Recommendation evaluate(TrafficProfile profile, ServerView server) {
     Workload w = Workload.of(profile);
     JdbcSettings jdbc = JdbcSettings.of(profile);
-    if (!textProtocolDominates(w, jdbc)) {
+    if (!textProtocolDominates(w, jdbc) || ConnectorJ.resettingDriver(profile) != null) {
       return null;
     }
     // Server-aware without a connection: the profile records the server's version.

@@ -21,12 +21,17 @@ public final class Workload {
   final long businessExecutions;
   final long textBusinessExecutions;
   final long selectExecutions;
+  /** SELECTs that lock what they read (FOR UPDATE, FOR SHARE, LOCK IN SHARE MODE): part of selectExecutions. */
+  final long lockingReadExecutions;
   final long writeExecutions;
   final long writeErrors;
   final long prepares;
   final long executes;
   final long closes;
   final long fetches;
+  /** COM_STMT_RESET and COM_STMT_SEND_LONG_DATA (a reset per execution is normal with long data). */
+  final long resets;
+  final long longData;
   final int businessShapes;
   final int repeatedTextShapes;
   final long repeatedTextExecutions;
@@ -42,12 +47,15 @@ public final class Workload {
     long business = 0;
     long text = 0;
     long select = 0;
+    long locking = 0;
     long write = 0;
     long writeErr = 0;
     long prep = 0;
     long exec = 0;
     long close = 0;
     long fetch = 0;
+    long reset = 0;
+    long longDat = 0;
     int shapes = 0;
     int repeated = 0;
     long repeatedExec = 0;
@@ -59,6 +67,8 @@ public final class Workload {
       exec += s.count(Via.EXECUTES);
       close += s.count(Via.CLOSES);
       fetch += s.count(Via.FETCHES);
+      reset += s.count(Via.RESETS);
+      longDat += s.count(Via.SEND_LONG_DATA);
       if (s.count(Via.PREPARES) > 0) {
         prepShapes++;
         longestPrepared = Math.max(longestPrepared, s.maxSqlLength());
@@ -73,6 +83,9 @@ public final class Workload {
       text += t;
       if (s.kind() == StatementKind.SELECT) {
         select += n;
+        if (s.lockingRead()) {
+          locking += n;
+        }
       } else {
         write += n;
         writeErr += s.count(Via.ERRORS);
@@ -88,9 +101,12 @@ public final class Workload {
     this.executes = Math.max(exec, p.count(CommandType.STMT_EXECUTE));
     this.closes = Math.max(close, p.count(CommandType.STMT_CLOSE));
     this.fetches = Math.max(fetch, p.count(CommandType.STMT_FETCH));
+    this.resets = Math.max(reset, p.count(CommandType.STMT_RESET));
+    this.longData = Math.max(longDat, p.count(CommandType.STMT_SEND_LONG_DATA));
     this.businessExecutions = business;
     this.textBusinessExecutions = text;
     this.selectExecutions = select;
+    this.lockingReadExecutions = locking;
     this.writeExecutions = write;
     this.writeErrors = writeErr;
     this.businessShapes = shapes;
@@ -134,6 +150,11 @@ public final class Workload {
     return ratio(selectExecutions, businessExecutions);
   }
 
+  /** Share of business statements that are SELECTs locking nothing (NaN without any statement). */
+  public double nonLockingReadShare() {
+    return ratio(selectExecutions - lockingReadExecutions, businessExecutions);
+  }
+
   /** Share of business statements sent as COM_QUERY text. */
   public double textShare() {
     return ratio(textBusinessExecutions, businessExecutions);
@@ -172,9 +193,12 @@ public final class Workload {
 
   /**
    * True when prepared statements are about to matter: the application already prepares, or it
-   * repeats shapes over text and {@link TextProtocolRule} would switch it to server prepares.
+   * repeats shapes over text and {@link TextProtocolRule} would switch it to server prepares (not
+   * on a Connector/J whose statement cache resets: {@link DriverUpgradeRule} comes first).
    */
-  boolean preparesNowOrPlanned(JdbcSettings jdbc) {
-    return prepares > 0 || TextProtocolRule.textProtocolDominates(this, jdbc);
+  boolean preparesNowOrPlanned(TrafficProfile profile, JdbcSettings jdbc) {
+    return prepares > 0
+        || (TextProtocolRule.textProtocolDominates(this, jdbc)
+            && ConnectorJ.resettingDriver(profile) == null);
   }
 }

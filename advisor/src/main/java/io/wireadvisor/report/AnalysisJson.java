@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Change;
 import io.wireadvisor.advisor.Comparison;
+import io.wireadvisor.advisor.Regression;
 import io.wireadvisor.advisor.Expectation;
 import io.wireadvisor.advisor.Metric;
 import io.wireadvisor.advisor.ProfileSummary;
@@ -55,6 +56,19 @@ public final class AnalysisJson {
       o.put("status", i.outcome().status().name());
     }
     root.put("allMet", c.allMet());
+    ArrayNode regressions = root.putArray("regressions");
+    for (Regression r : c.regressions()) {
+      ObjectNode o = regressions.addObject();
+      o.put("kind", r.kind().name());
+      o.put("message", r.message());
+      number(o, "before", r.before());
+      number(o, "after", r.after());
+      ArrayNode d = o.putArray("details");
+      for (String line : r.details()) {
+        d.add(line);
+      }
+    }
+    root.put("passed", c.passed());
     return write(root);
   }
 
@@ -176,6 +190,7 @@ public final class AnalysisJson {
       o.put("subject", w.subject());
       o.put("need", w.need());
       o.put("have", w.have());
+      o.put("because", w.because());
       o.put("message", w.message());
     }
     ObjectNode latency = root.putObject("commandLatencyNanos");

@@ -3,6 +3,7 @@ package io.wireadvisor.report;
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Change;
 import io.wireadvisor.advisor.Comparison;
+import io.wireadvisor.advisor.Regression;
 import io.wireadvisor.advisor.Expectation;
 import io.wireadvisor.advisor.Fmt;
 import io.wireadvisor.advisor.Metric;
@@ -155,8 +156,17 @@ final class HtmlReport {
           .append("</td><td>").append(esc(o.expectation().description())).append("</td><td class=\"num\">")
           .append(esc(Metric.format(o.after()))).append("</td><td>").append(o.status()).append("</td></tr>\n");
     }
-    sb.append("</table></div>\n<p>").append(c.allMet()
-        ? "Every measurable expectation is met." : "<b>Some expectations are not met.</b>").append("</p></section>\n");
+    sb.append("</table></div>\n");
+    for (Regression r : c.regressions()) {
+      sb.append("<p class=\"NOT_MET\"><b>Regressed:</b> ").append(esc(r.message())).append("</p>\n<ul>");
+      for (String d : r.details()) {
+        sb.append("<li>").append(esc(d)).append("</li>");
+      }
+      sb.append("</ul>\n");
+    }
+    sb.append("<p>").append(c.allMet()
+        ? "Every measurable expectation is met." : "<b>Some expectations are not met.</b>")
+        .append(c.regressions().isEmpty() ? "" : " <b>The whole regressed.</b>").append("</p></section>\n");
   }
 
   private static List<Map.Entry<String, Double>> toList(Map<String, Double> m) {
@@ -354,9 +364,9 @@ final class HtmlReport {
   }
 
   private static void withheld(StringBuilder sb, Analysis a) {
-    sb.append("<section id=\"withheld\"><h2>Not enough traffic to judge</h2>\n");
+    sb.append("<section id=\"withheld\"><h2>Withheld</h2>\n");
     if (a.withheld().isEmpty()) {
-      sb.append("<p>Every rule had the traffic it needs.</p>");
+      sb.append("<p>Nothing withheld: every rule had the traffic it needs.</p>");
     } else {
       sb.append("<ul>");
       for (Withheld w : a.withheld()) {

@@ -128,7 +128,7 @@ public final class Reports {
       }
     }
     if (!a.withheld().isEmpty()) {
-      sb.append("\n## Not enough traffic to judge\n\n");
+      sb.append("\n## Withheld (not enough traffic, or not for this driver or workload)\n\n");
       withheldText(sb, a, null, "- ");
     }
     allChanges(sb, a, "\n## All changes together\n\n", "", "```\n");
@@ -314,7 +314,8 @@ public final class Reports {
       return;
     }
     if (heading != null) {
-      sb.append("\nNot enough traffic to judge\n---------------------------\n");
+      sb.append("\nWithheld (not enough traffic, or not for this driver or workload)\n"
+          + "-----------------------------------------------------------------\n");
     }
     for (Withheld w : a.withheld()) {
       wrap(sb, item + w.message(), "    ");
@@ -363,6 +364,7 @@ public final class Reports {
     line(sb, c.before().profile());
     sb.append("After:  ");
     line(sb, c.after());
+    regressions(sb, c);
     if (c.items().isEmpty()) {
       sb.append("\nThe 'before' profile had nothing to recommend.\n");
       return sb.toString();
@@ -379,8 +381,19 @@ public final class Reports {
       }
       sb.append('\n');
     }
-    sb.append(c.allMet() ? "\nEvery measurable expectation is met.\n" : "\nSome expectations are not met.\n");
+    sb.append(c.allMet() ? "\nEvery measurable expectation is met" : "\nSome expectations are not met")
+        .append(c.regressions().isEmpty() ? ".\n" : ", but the whole regressed (above).\n");
     return sb.toString();
+  }
+
+  private static void regressions(StringBuilder sb, Comparison c) {
+    for (io.wireadvisor.advisor.Regression r : c.regressions()) {
+      sb.append('\n');
+      wrap(sb, "REGRESSED       " + r.message(), "                ");
+      for (String d : r.details()) {
+        wrap(sb, "  - " + d, "    ");
+      }
+    }
   }
 
   private static void line(StringBuilder sb, ProfileSummary p) {

@@ -302,6 +302,63 @@ class RulesTest {
       cursor.addShape(c);
       assertThat(rule.evaluate(cursor, TIDB_1)).isNull();
     }
+
+    /** A SELECT (locking or not) of one table, or a write of it. */
+    ShapeStats on(String digest, StatementKind kind, String table, boolean locking, long n) {
+      boolean read = kind == StatementKind.SELECT;
+      ShapeStats s = new ShapeStats(digest, kind + " " + table + (locking ? " for update" : ""), kind,
+          read ? Collections.singletonList(table) : null, read ? null : Collections.singletonList(table),
+          null, 40, 40);
+      if (locking) {
+        s.markLockingRead();
+      }
+      s.add(Via.EXECUTES, n);
+      return s;
+    }
+
+    @Test
+    void selectForUpdateIsNotARead() {
+      // Issue 25's TPC-C: 72% SELECTs, 44% without the locking ones.
+      TrafficProfile p = new TrafficProfile();
+      p.addShape(on("r", StatementKind.SELECT, "item", false, 4_400));
+      p.addShape(on("l", StatementKind.SELECT, "district", true, 2_800));
+      p.addShape(on("u", StatementKind.UPDATE, "district", false, 2_800));
+      assertThat(Workload.of(p).selectShare()).isEqualTo(0.72);
+      assertThat(Workload.of(p).nonLockingReadShare()).isEqualTo(0.44);
+      assertThat(rule.evaluate(p, TIDB_1)).isNull();
+      assertThat(rule.withheld(p, TIDB_1)).isEmpty();
+    }
+
+    @Test
+    void readsOfRowsTheApplicationLocksAreHotRowsAndWithheld() {
+      TrafficProfile p = new TrafficProfile();
+      p.addShape(on("r", StatementKind.SELECT, "district", false, 8_000));
+      p.addShape(on("l", StatementKind.SELECT, "district", true, 500));
+      p.addShape(on("u", StatementKind.UPDATE, "district", false, 1_500));
+      assertThat(rule.evaluate(p, TIDB_1)).isNull();
+      assertThat(rule.withheld(p, TIDB_1)).extracting(Withheld::message).containsExactly(
+          "withheld tidb_rc_read_check_ts = ON: hot rows: 8,000 of 8,000 non-locking reads (100.0%) read"
+              + " tables written or locked in the window, 8,000 (100.0%) tables locked by SELECT ... FOR"
+              + " UPDATE: district (1,500 writes, 500 locking reads, 8,000 reads); TiDB advises the check"
+              + " only where reads rarely meet newer writes (each read that does is retried with a new"
+              + " TSO) (need under 50.0% of non-locking reads on locked tables; have 100.0%)");
+    }
+
+    @Test
+    void firesBesideAFewLockedRowsAndNamesThemAsTheRisk() {
+      TrafficProfile p = new TrafficProfile();
+      p.addShape(on("r", StatementKind.SELECT, "item", false, 7_000));
+      p.addShape(on("d", StatementKind.SELECT, "district", false, 1_000));
+      p.addShape(on("l", StatementKind.SELECT, "district", true, 500));
+      p.addShape(on("u", StatementKind.UPDATE, "district", false, 1_500));
+      Recommendation r = rule.evaluate(p, TIDB_1);
+      assertThat(r).isNotNull();
+      assertThat(r.evidence().get(0)).contains("80.0% of 10,000 statements are non-locking reads (500 locking reads");
+      assertThat(r.evidence().get(1)).isEqualTo("Reads that may meet newer writes: 1,000 of 8,000 non-locking"
+          + " reads (12.5%) read tables written or locked in the window, 1,000 (12.5%) tables locked by"
+          + " SELECT ... FOR UPDATE: district (1,500 writes, 500 locking reads, 1,000 reads).");
+      assertThat(r.risk()).contains("hot rows").contains("Watch [district]");
+    }
   }
 
   @Nested

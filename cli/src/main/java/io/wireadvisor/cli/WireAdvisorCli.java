@@ -448,10 +448,11 @@ public final class WireAdvisorCli implements Callable<Integer> {
   }
 
   @Command(name = "diff", mixinStandardHelpOptions = true,
-      description = "Checks whether AFTER shows the changes recommended for BEFORE.",
+      description = "Checks whether AFTER shows the changes recommended for BEFORE, and that"
+          + " wire commands per statement did not rise and no errors appeared.",
       exitCodeListHeading = "Exit codes:%n",
-      exitCodeList = {"0:every measurable expectation met (or nothing was recommended)",
-          "1:some expectation not met", "2:error"})
+      exitCodeList = {"0:every measurable expectation met (or nothing was recommended) and no regression",
+          "1:some expectation not met, or commands per statement rose, or errors appeared", "2:error"})
   static final class Diff implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "BEFORE")
     Path before;
@@ -483,7 +484,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
       String text = format == Format.json ? AnalysisJson.toJson(c)
           : format == Format.html ? Reports.html(c) : Reports.text(c);
       write(text, output, spec.commandLine().getOut());
-      return c.allMet() ? NOTHING_TO_DO : RECOMMENDATIONS;
+      return c.passed() ? NOTHING_TO_DO : RECOMMENDATIONS;
     }
   }
 

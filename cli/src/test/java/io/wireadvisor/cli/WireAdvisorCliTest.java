@@ -94,6 +94,40 @@ class WireAdvisorCliTest {
   }
 
   @Test
+  void diffExitsOneWhenCommandsPerStatementRoseOrErrorsAppearedThoughEveryExpectationIsMet() throws Exception {
+    Path before = write("s2.json", BankLikeFixtures.scenario(2));
+    Path clean = write("s5.json", BankLikeFixtures.scenario(5));
+    assertThat(run("diff", before.toString(), clean.toString())).isEqualTo(0);
+    assertThat(out.toString()).doesNotContain("REGRESSED");
+
+    // Connector/J 8.0.x's statement cache: a COM_STMT_RESET before each reuse.
+    TrafficProfile resets = BankLikeFixtures.scenario(5);
+    long n = 0;
+    for (io.wireadvisor.profile.ShapeStats s : resets.shapes().values()) {
+      long r = Math.max(0, s.count(io.wireadvisor.profile.Via.EXECUTES) - s.count(io.wireadvisor.profile.Via.PREPARES));
+      s.add(io.wireadvisor.profile.Via.RESETS, r);
+      n += r;
+    }
+    resets.addCommand(io.wireadvisor.profile.CommandType.STMT_RESET, new io.wireadvisor.profile.CommandStats(n, null));
+    out.getBuffer().setLength(0);
+    assertThat(run("diff", before.toString(), write("resets.json", resets).toString())).isEqualTo(1);
+    assertThat(out.toString()).contains("REGRESSED       wire commands per business statement rose from 1.10 to 2.10")
+        .contains("COM_STMT_RESET 0.00 -> 1.00 per statement").doesNotContain("NOT_MET");
+
+    TrafficProfile errors = BankLikeFixtures.scenario(5);
+    io.wireadvisor.profile.ShapeStats failing = errors.shapes().values().iterator().next();
+    failing.add(io.wireadvisor.profile.Via.ERRORS, 22);
+    out.getBuffer().setLength(0);
+    assertThat(run("diff", before.toString(), write("errors.json", errors).toString(), "--format", "json")).isEqualTo(1);
+    JsonNode root = new ObjectMapper().readTree(out.toString());
+    assertThat(root.path("allMet").asBoolean()).isTrue();
+    assertThat(root.path("passed").asBoolean()).isFalse();
+    assertThat(root.path("regressions").get(0).path("kind").asText()).isEqualTo("ERRORS");
+    assertThat(root.path("regressions").get(0).path("details").get(0).asText())
+        .contains(failing.digestText()).contains("errors 22 in");
+  }
+
+  @Test
   void everyCommandHasHelpAndUnknownOptionsAreErrors() {
     for (String c : new String[] {"analyze", "merge", "diff", "inspect"}) {
       assertThat(run(c, "--help")).isEqualTo(0);

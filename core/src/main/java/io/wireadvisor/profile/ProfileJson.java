@@ -170,6 +170,9 @@ public final class ProfileJson {
     writeStrings(g, "tablesRead", s.tablesRead());
     writeStrings(g, "tablesWritten", s.tablesWritten());
     writeOptional(g, "probe", s.probe() == null ? null : s.probe().name());
+    if (s.lockingRead()) {
+      g.writeBooleanField("lockingRead", true);
+    }
     g.writeNumberField("minSqlLength", s.minSqlLength());
     g.writeNumberField("maxSqlLength", s.maxSqlLength());
     g.writeObjectFieldStart("counts");
@@ -761,6 +764,7 @@ public final class ProfileJson {
         "tablesRead",
         "tablesWritten",
         "probe",
+        "lockingRead",
         "minSqlLength",
         "maxSqlLength",
         "counts",
@@ -789,6 +793,9 @@ public final class ProfileJson {
             (int) min,
             (int) max);
     shape.setSample(s.optionalString("sample"));
+    if (s.has("lockingRead") && s.field("lockingRead").bool()) {
+      shape.markLockingRead();
+    }
     for (Map.Entry<String, Node> e : s.field("counts").fields()) {
       Via via = Via.fromJsonName(e.getKey());
       if (via == null) {
@@ -939,6 +946,13 @@ public final class ProfileJson {
         throw new ProfileFormatException(path, "expected a string, got " + describe(json));
       }
       return json.textValue();
+    }
+
+    boolean bool() throws ProfileFormatException {
+      if (!json.isBoolean()) {
+        throw new ProfileFormatException(path, "expected true or false, got " + describe(json));
+      }
+      return json.booleanValue();
     }
 
     String optionalString(String name) throws ProfileFormatException {

@@ -155,7 +155,7 @@ public final class ProfileRecorder {
       // A compact handle (a statement table's): its shape's own record still has the text.
       ShapeStats t = other.aggregate.template;
       c = Classification.of(t.digest(), t.digestText(), t.kind(), t.tablesRead(),
-          t.tablesWritten(), t.probe(), c.sqlLength());
+          t.tablesWritten(), t.probe(), c.sqlLength(), t.lockingRead());
     }
     return handle(c, null, Escaping.UNKNOWN);
   }
@@ -229,6 +229,9 @@ public final class ProfileRecorder {
         new ShapeStats(
             c.digest(), c.digestText(), c.kind(), c.tablesRead(), c.tablesWritten(), c.probe(),
             0, 0);
+    if (c.lockingRead()) {
+      template.markLockingRead();
+    }
     ShapeAggregate fresh = new ShapeAggregate(this, template, sample);
     ShapeAggregate raced = byDigest.putIfAbsent(c.digest(), fresh);
     if (raced != null) {

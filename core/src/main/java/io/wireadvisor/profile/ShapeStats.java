@@ -26,6 +26,8 @@ public final class ShapeStats {
   private final List<String> tablesRead;
   private final List<String> tablesWritten;
   private final ProbeKind probe;
+  /** A SELECT … FOR UPDATE / FOR SHARE / LOCK IN SHARE MODE (the digest text decides it). */
+  private boolean lockingRead;
   private int minSqlLength;
   private int maxSqlLength;
   private final long[] counters = new long[Via.values().length];
@@ -86,6 +88,19 @@ public final class ShapeStats {
 
   public String digestText() {
     return digestText;
+  }
+
+  /**
+   * A SELECT that locks what it reads ({@code FOR UPDATE}, {@code FOR SHARE}, {@code LOCK IN SHARE
+   * MODE}), as the classifier marked it. False in profiles written before the mark existed.
+   */
+  public boolean lockingRead() {
+    return lockingRead;
+  }
+
+  /** Marks this shape a locking read (the recorder, from its classification; the profile reader). */
+  public void markLockingRead() {
+    this.lockingRead = true;
   }
 
   /** One original text of this shape, or null: only kept when sampling is enabled. */
@@ -212,6 +227,7 @@ public final class ShapeStats {
     for (int i = 0; i < counters.length; i++) {
       counters[i] += other.counters[i];
     }
+    lockingRead |= other.lockingRead;
     if (other.minSqlLength != 0) {
       minSqlLength =
           minSqlLength == 0 ? other.minSqlLength : Math.min(minSqlLength, other.minSqlLength);
@@ -244,7 +260,9 @@ public final class ShapeStats {
 
   /** The same shape with counters, lengths and latency emptied: a seed for folding into. */
   ShapeStats emptyCopy() {
-    return new ShapeStats(digest, digestText, kind, tablesRead, tablesWritten, probe, 0, 0);
+    ShapeStats s = new ShapeStats(digest, digestText, kind, tablesRead, tablesWritten, probe, 0, 0);
+    s.lockingRead = lockingRead;
+    return s;
   }
 
   @Override
@@ -260,6 +278,7 @@ public final class ShapeStats {
         && tablesRead.equals(s.tablesRead)
         && tablesWritten.equals(s.tablesWritten)
         && probe == s.probe
+        && lockingRead == s.lockingRead
         && minSqlLength == s.minSqlLength
         && maxSqlLength == s.maxSqlLength
         && Arrays.equals(counters, s.counters)

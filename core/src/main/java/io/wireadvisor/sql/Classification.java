@@ -14,18 +14,24 @@ public final class Classification {
   private final List<String> tablesWritten;
   private final ProbeKind probe;
   private final int sqlLength;
+  private final boolean lockingRead;
   private final boolean dependsOnEscaping;
   private final boolean cutAtUnknownEscaping;
   private final Escaping setsEscaping;
 
   Classification(String digest, String digestText, StatementKind kind, List<String> tablesRead,
       List<String> tablesWritten, ProbeKind probe, int sqlLength) {
-    this(digest, digestText, kind, tablesRead, tablesWritten, probe, sqlLength, false, false, null);
+    this(digest, digestText, kind, tablesRead, tablesWritten, probe, sqlLength, false);
   }
 
   Classification(String digest, String digestText, StatementKind kind, List<String> tablesRead,
-      List<String> tablesWritten, ProbeKind probe, int sqlLength, boolean dependsOnEscaping,
-      boolean cutAtUnknownEscaping, Escaping setsEscaping) {
+      List<String> tablesWritten, ProbeKind probe, int sqlLength, boolean lockingRead) {
+    this(digest, digestText, kind, tablesRead, tablesWritten, probe, sqlLength, lockingRead, false, false, null);
+  }
+
+  Classification(String digest, String digestText, StatementKind kind, List<String> tablesRead,
+      List<String> tablesWritten, ProbeKind probe, int sqlLength, boolean lockingRead,
+      boolean dependsOnEscaping, boolean cutAtUnknownEscaping, Escaping setsEscaping) {
     this.dependsOnEscaping = dependsOnEscaping;
     this.cutAtUnknownEscaping = cutAtUnknownEscaping;
     this.setsEscaping = setsEscaping;
@@ -36,6 +42,16 @@ public final class Classification {
     this.tablesWritten = tablesWritten;
     this.probe = probe;
     this.sqlLength = sqlLength;
+    this.lockingRead = lockingRead;
+  }
+
+  /**
+   * A SELECT that locks what it reads ({@code FOR UPDATE}, {@code FOR SHARE}, {@code LOCK IN SHARE
+   * MODE}): a read in the statement counts, a lock in its effect (TiDB's RC read check does not
+   * apply to it).
+   */
+  public boolean lockingRead() {
+    return lockingRead;
   }
 
   /**
@@ -124,7 +140,15 @@ public final class Classification {
   /** A classification as a profile records its shape (for a handle kept without its text). */
   public static Classification of(String digest, String digestText, StatementKind kind,
       List<String> tablesRead, List<String> tablesWritten, ProbeKind probe, int sqlLength) {
-    return new Classification(digest, digestText, kind, tablesRead, tablesWritten, probe, sqlLength);
+    return new Classification(digest, digestText, kind, tablesRead, tablesWritten, probe, sqlLength, false);
+  }
+
+  /** As {@link #of(String, String, StatementKind, List, List, ProbeKind, int)}, with {@link #lockingRead()}. */
+  public static Classification of(String digest, String digestText, StatementKind kind,
+      List<String> tablesRead, List<String> tablesWritten, ProbeKind probe, int sqlLength,
+      boolean lockingRead) {
+    return new Classification(digest, digestText, kind, tablesRead, tablesWritten, probe, sqlLength,
+        lockingRead);
   }
 
   public Classification withoutText() {
@@ -132,7 +156,7 @@ public final class Classification {
       return this;
     }
     return new Classification(digest, "", kind, java.util.Collections.<String>emptyList(),
-        java.util.Collections.<String>emptyList(), probe, sqlLength, dependsOnEscaping,
+        java.util.Collections.<String>emptyList(), probe, sqlLength, lockingRead, dependsOnEscaping,
         cutAtUnknownEscaping, setsEscaping);
   }
 
@@ -163,7 +187,8 @@ public final class Classification {
     }
     Classification c = (Classification) o;
     return sqlLength == c.sqlLength && digest.equals(c.digest) && digestText.equals(c.digestText)
-        && kind == c.kind && probe == c.probe && tablesRead.equals(c.tablesRead)
+        && kind == c.kind && probe == c.probe && lockingRead == c.lockingRead
+        && tablesRead.equals(c.tablesRead)
         && tablesWritten.equals(c.tablesWritten);
   }
 

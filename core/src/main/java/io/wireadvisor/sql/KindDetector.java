@@ -49,6 +49,27 @@ final class KindDetector {
     return i;
   }
 
+  /**
+   * Whether a SELECT locks what it reads: {@code FOR UPDATE}, {@code FOR SHARE} (MySQL 8.0, TiDB)
+   * or {@code LOCK IN SHARE MODE}, anywhere in the statement (a locking subquery of a UNION
+   * locks too). Other kinds are never locking reads.
+   */
+  static boolean lockingRead(TokenList t, StatementKind kind) {
+    if (kind != StatementKind.SELECT) {
+      return false;
+    }
+    for (int i = 0; i < t.size(); i++) {
+      if (t.is(i, Keyword.FOR) && (t.is(i + 1, Keyword.UPDATE) || t.is(i + 1, Keyword.SHARE))) {
+        return true;
+      }
+      if (t.is(i, Keyword.LOCK) && t.is(i + 1, Keyword.IN) && t.is(i + 2, Keyword.SHARE)
+          && t.is(i + 3, Keyword.MODE)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static StatementKind kind(TokenList t, int main) {
     if (main >= t.size()) {
       return StatementKind.EMPTY;

@@ -111,13 +111,14 @@ public final class SqlClassifier {
       TableExtractor tables = TableExtractor.extract(tokens, kind, main);
       ProbeKind probe = truncated || cut ? null : ProbeDetector.detect(tokens, kind, main);
       return new Classification(DigestBuilder.digest(digestText), cap(digestText), kind,
-          first(tables.read), first(tables.written), probe, sqlLength, dependent, cut,
+          first(tables.read), first(tables.written), probe, sqlLength,
+          KindDetector.lockingRead(tokens, kind), dependent, cut,
           change == SqlModeChange.NONE ? null : ESCAPINGS[change & 0xF]);
     } catch (RuntimeException | StackOverflowError e) {
       // Never let odd input break the application being observed: keep a crude shape.
       String digestText = fallbackText(text) + (truncated ? " ..." : "");
       return new Classification(DigestBuilder.digest(digestText), cap(digestText),
-          StatementKind.OTHER, NONE, NONE, null, sqlLength);
+          StatementKind.OTHER, NONE, NONE, null, sqlLength, false);
     }
   }
 

@@ -26,6 +26,37 @@ class ProfileRecorderTest {
   }
 
   @Test
+  void lockingReadsAreMarkedOnTheirShapeAndSurviveJsonAndMerges() throws Exception {
+    ProfileRecorder r = new ProfileRecorder(RecorderSettings.defaults());
+    r.shape("SELECT qty FROM stock WHERE id = 7 FOR UPDATE").record(Via.TEXT_EXECUTES, 1000);
+    r.shape("SELECT qty FROM stock WHERE id = 8").record(Via.TEXT_EXECUTES, 1000);
+    TrafficProfile p = r.snapshot();
+    ShapeStats locking = null;
+    ShapeStats plain = null;
+    for (ShapeStats s : p.shapes().values()) {
+      if (s.digestText().toUpperCase(java.util.Locale.ROOT).contains("FOR UPDATE")) {
+        locking = s;
+      } else {
+        plain = s;
+      }
+    }
+    assertThat(locking.lockingRead()).isTrue();
+    assertThat(plain.lockingRead()).isFalse();
+
+    String json = ProfileJson.toJson(p);
+    assertThat(json).containsOnlyOnce("\"lockingRead\" : true");
+    TrafficProfile back = ProfileJson.fromJson(json);
+    assertThat(back.shapes().get(locking.digest()).lockingRead()).isTrue();
+    assertThat(back.shapes().get(plain.digest()).lockingRead()).isFalse();
+    assertThat(back.shapes()).isEqualTo(p.shapes());
+    assertThat(TrafficProfile.mergeAll(java.util.Arrays.asList(new TrafficProfile(), back))
+        .shapes().get(locking.digest()).lockingRead()).isTrue();
+    assertThat(ProfileJson.toJson(back).replace("\"lockingRead\" : true", "\"lockingRead\" : 1"))
+        .satisfies(bad -> org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProfileJson.fromJson(bad))
+            .isInstanceOf(ProfileFormatException.class).hasMessageContaining("lockingRead"));
+  }
+
+  @Test
   void repeatedTextReturnsTheSameHandle() {
     ProfileRecorder r = new ProfileRecorder(RecorderSettings.defaults());
     assertThat(r.shape("select 1 from t")).isSameAs(r.shape("select 1 from t"));

@@ -22,6 +22,37 @@ class SqlClassifierTest {
         .isInstanceOf(UnsupportedOperationException.class);
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "SELECT d_next_o_id FROM district WHERE d_w_id = 1 AND d_id = 2 FOR UPDATE",
+    "select * from t where id = ? for update nowait",
+    "SELECT * FROM t WHERE id = 1 FOR UPDATE OF t SKIP LOCKED",
+    "SELECT * FROM t WHERE id = 1 FOR SHARE",
+    "SELECT * FROM t WHERE id = 1 LOCK IN SHARE MODE",
+    "(SELECT a FROM t WHERE id = 1 FOR UPDATE) UNION (SELECT a FROM u)",
+    "/* app */ SELECT * FROM t WHERE id = 1\n  FOR\tUPDATE"
+  })
+  void lockingReadsAreMarked(String sql) {
+    Classification c = SqlClassifier.classify(sql);
+    assertThat(c.kind()).isEqualTo(StatementKind.SELECT);
+    assertThat(c.lockingRead()).isTrue();
+    assertThat(c.withoutText().lockingRead()).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+    "SELECT * FROM t WHERE id = 1",
+    "SELECT 'FOR UPDATE' FROM t",
+    "SELECT `for`, `update` FROM t",
+    "SELECT * FROM t WHERE note = 'x LOCK IN SHARE MODE'",
+    "UPDATE t SET a = 1 WHERE id = 2",
+    "INSERT INTO t SELECT * FROM u FOR UPDATE",
+    "SELECT * FROM t LOCK"
+  })
+  void otherStatementsAreNotLockingReads(String sql) {
+    assertThat(SqlClassifier.classify(sql).lockingRead()).isFalse();
+  }
+
   @Test
   void tablesAreLowercaseSortedAndUnique() {
     Classification c = SqlClassifier.classify(

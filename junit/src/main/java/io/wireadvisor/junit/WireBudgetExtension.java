@@ -3,6 +3,7 @@ package io.wireadvisor.junit;
 import io.wireadvisor.advisor.Advisor;
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Recommendation;
+import io.wireadvisor.advisor.Withheld;
 import io.wireadvisor.profile.ProfileFormatException;
 import io.wireadvisor.profile.ProfileJson;
 import io.wireadvisor.profile.TrafficProfile;
@@ -90,6 +91,11 @@ public final class WireBudgetExtension implements BeforeEachCallback, AfterEachC
         if (!r.change().jdbcProperties().isEmpty()) {
           b.append("    change: ").append(r.change().urlParameters()).append('\n');
         }
+      }
+    }
+    for (Withheld w : a.withheld()) {
+      if (w.because() != null) {
+        b.append("\n").append(w.message()).append('\n');
       }
     }
     b.append("\n(the whole report: Reports.text(WireBudgets.analysis()))");

@@ -3,6 +3,7 @@ package io.wireadvisor.junit;
 import io.wireadvisor.profile.JdbcProperty;
 import io.wireadvisor.advisor.Advisor;
 import io.wireadvisor.advisor.Analysis;
+import io.wireadvisor.advisor.DriverUpgradeRule;
 import io.wireadvisor.advisor.JdbcSettings;
 import io.wireadvisor.advisor.Outlook;
 import io.wireadvisor.advisor.Recommendation;
@@ -57,7 +58,7 @@ public final class WireBudgets {
       broken.add(String.format(Locale.ROOT,
           "%.2f wire round trips per business statement (%d statements, commands %s); budget %.2f%s",
           perStatement, o.businessStatements(), o.commandsNow(), budget.maxRoundTripsPerStatement(),
-          hints(o)));
+          hints(o, DriverUpgradeRule.statementCacheBlocker(profile))));
     }
     long probes = 0;
     java.util.Set<ProbeKind> kinds = new java.util.TreeSet<>();
@@ -79,9 +80,12 @@ public final class WireBudgets {
       executes += s.count(Via.EXECUTES);
     }
     if (budget.noPreparePerExecution() && executes > 0 && prepares * 2 > executes && prepares > 1) {
+      String blocker = DriverUpgradeRule.statementCacheBlocker(profile);
       broken.add(prepares + " COM_STMT_PREPARE for " + executes
-          + " COM_STMT_EXECUTE: statements are prepared again for each execution. Set"
-          + " cachePrepStmts=true (and prepStmtCacheSize to the statements a connection uses)");
+          + " COM_STMT_EXECUTE: statements are prepared again for each execution. "
+          + (blocker != null
+              ? "Not cachePrepStmts=true yet: " + blocker
+              : "Set cachePrepStmts=true (and prepStmtCacheSize to the statements a connection uses)"));
     }
     if (budget.noStatementAboveCacheLimit()) {
       long limit = JdbcSettings.of(profile).minLong(JdbcProperty.PREP_STMT_CACHE_SQL_LIMIT);
@@ -112,9 +116,17 @@ public final class WireBudgets {
       ProbeKind.VARIABLES_READ, ProbeKind.SESSION_SET, ProbeKind.SET_NAMES, ProbeKind.SHOW_VARIABLES);
 
   /** What to change for the round trips the commands show, in words. */
-  private static String hints(Outlook o) {
+  private static String hints(Outlook o, String cacheBlocker) {
     StringBuilder b = new StringBuilder();
     java.util.Map<String, Long> c = o.commandsNow();
+    if (c.containsKey("COM_STMT_RESET") || cacheBlocker != null) {
+      // The statement cache of Connector/J 8.0.x-8.2.0 adds a RESET per statement (DriverUpgradeRule).
+      b.append(cacheBlocker != null
+          ? " " + cacheBlocker + "."
+          : " COM_STMT_RESET per statement: Connector/J 8.0.x to 8.2.0 with cachePrepStmts=true"
+              + " sends one before each reuse; upgrade it.");
+      return "." + b;
+    }
     if (c.containsKey("probes")) {
       b.append(" Session probes: useLocalSessionState=true (or useConfigs=maxPerformance).");
     }
