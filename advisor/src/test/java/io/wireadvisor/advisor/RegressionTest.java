@@ -117,6 +117,28 @@ class RegressionTest {
   }
 
   @Test
+  void aNewErrorCodeFailsEvenWhereTheShapeFailedBeforeWithAnother() {
+    TrafficProfile before = BankLikeProfiles.scenario(2);
+    TrafficProfile after = BankLikeProfiles.scenario(5);
+    String digest = businessShapes(before).get(199).digest();
+    // Before: lock waits; after: as many failures, but duplicate keys the application never had.
+    before.shapes().get(digest).add(Via.ERRORS, 100);
+    before.shapes().get(digest).addError(1205, "HY000", 100, 0, 0);
+    after.shapes().get(digest).add(Via.ERRORS, 100);
+    after.shapes().get(digest).addError(1062, "23000", 100, 0, 0);
+
+    List<Regression> r = Regression.between(before, after);
+    assertThat(r).extracting(Regression::kind).containsExactly(Regression.Kind.ERRORS);
+    assertThat(r.get(0).details()).singleElement().asString()
+        .contains(": ERROR 1062 (23000) 100 in ").endsWith("executions, none before");
+    // The same codes at the same rate are no regression.
+    TrafficProfile same = BankLikeProfiles.scenario(5);
+    same.shapes().get(digest).add(Via.ERRORS, 100);
+    same.shapes().get(digest).addError(1205, "HY000", 100, 0, 0);
+    assertThat(Regression.between(before, same)).isEmpty();
+  }
+
+  @Test
   void rewrittenBatchesAreNotFewerStatements() {
     // 1,000 rows in 100 batches, one command each, beside 100 commits: 1.10 commands per statement.
     TrafficProfile before = new TrafficProfile();
