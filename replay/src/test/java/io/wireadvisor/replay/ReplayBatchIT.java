@@ -101,6 +101,8 @@ class ReplayBatchIT {
     }
     CounterSnapshot appDelta = server.counters().snapshot().minus(c0);
     Capture capture = CaptureFormat.read(file);
+    System.out.printf("batch capture (Connector/J %s): %,d events, %,d bytes, %.0f bytes per event%n", driver.version(),
+        capture.events().size(), Files.size(file), (double) Files.size(file) / capture.events().size());
     assertThat(capture.complete()).isTrue();
     assertThat(capture.header().upstream()).isEqualTo(server.host() + ":" + server.port());
     assertThat(ReplayDriver.capturedVersion(capture)).as("the application's driver, as its connect query names it")
@@ -109,6 +111,14 @@ class ReplayBatchIT {
     Map<CommandType, Long> captured = ReplayComparison.capturedCommands(capture);
     assertThat(captured.get(CommandType.SET_OPTION)).as("on and off around each rewritten batch").isEqualTo(2 * batches);
     assertThat(appWire.count(CommandType.SET_OPTION)).isEqualTo(2 * batches);
+    assertThat(captured.get(CommandType.CHANGE_USER)).isEqualTo(1);
+    List<String> changeUser = Files.readAllLines(file).stream().filter(l -> l.contains("\"changeUser\"")).toList();
+    assertThat(changeUser).hasSize(1);
+    assertThat(changeUser.get(0)).as("nothing of the packet").doesNotContain("\"sql\"").doesNotContain("\"v\"")
+        .doesNotContain(server.user());
+    if (!server.password().isEmpty()) {
+      assertThat(Files.readString(file)).doesNotContain(server.password());
+    }
     assertThat(capture.events()).filteredOn(e -> e.kind() == CaptureEvent.Kind.CONNECT)
         .allSatisfy(e -> assertThat(e.sql()).isEqualTo(db));
     assertThat(capture.events()).filteredOn(e -> e.kind() == CaptureEvent.Kind.QUERY && e.sql() != null
@@ -198,6 +208,10 @@ class ReplayBatchIT {
         done.add(threads.submit(() -> {
           for (int tx = 0; tx < TRANSACTIONS; tx++) {
             try (Connection c = ds.getConnection()) {
+              if (thread == 0 && tx == 5) {
+                // The application resets its session once: COM_CHANGE_USER (credentials never captured).
+                driver.changeUser(c, server.user(), server.password());
+              }
               c.setAutoCommit(false);
               try (PreparedStatement up = c.prepareStatement("UPDATE acct SET bal = bal + ? WHERE id = ?")) {
                 for (int i = 0; i < BATCH; i++) {

@@ -148,7 +148,7 @@ class BankReplayProofIT {
     }
   }
 
-  private static final Workload.Window NO_WINDOW =
+  static final Workload.Window NO_WINDOW =
       new Workload.Window() {
         @Override
         public void open() {}
@@ -158,7 +158,7 @@ class BankReplayProofIT {
       };
 
   /** The test server, reached through the proxy: what the captured application connects to. */
-  private record ThroughProxy(DatabaseServer server, int port) implements DatabaseServer {
+  record ThroughProxy(DatabaseServer server, int port) implements DatabaseServer {
     @Override
     public ServerKind kind() {
       return server.kind();
