@@ -499,10 +499,10 @@ final class SessionReplayer {
           return;
         }
       case ISOLATION_SET:
-        cn.setTransactionIsolation(isolation(sql));
+        driverConnection(cn).setTransactionIsolation(isolation(sql));
         return;
       case ISOLATION_READ:
-        cn.getTransactionIsolation();
+        driverConnection(cn).getTransactionIsolation();
         return;
       case READ_ONLY_READ:
         cn.isReadOnly();
@@ -519,6 +519,18 @@ final class SessionReplayer {
         // application's own, run as it ran them, in order.
         run(cn, e, false);
     }
+  }
+
+  /**
+   * The driver's connection under the replay pool's proxy. The capture holds what the
+   * application's pool did on each borrow (its resets); replay holds one borrow per captured
+   * connection, so the replay pool's own per-borrow state must not stand in: HikariCP answers
+   * {@code getTransactionIsolation()} from its cache once the isolation was set through it (the
+   * bank's 325 isolation reads a window went unsent), and resets the isolation when the borrow
+   * ends. Isolation is set and read on the driver's connection.
+   */
+  private static Connection driverConnection(Connection cn) throws SQLException {
+    return cn.isWrapperFor(Connection.class) ? cn.unwrap(Connection.class) : cn;
   }
 
   private void finish(Connection cn, boolean commit) throws SQLException {
