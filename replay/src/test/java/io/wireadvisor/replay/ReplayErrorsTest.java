@@ -84,6 +84,15 @@ class ReplayErrorsTest {
   }
 
   @Test
+  void theSchemasReadFromACaptureAreBounded() throws Exception {
+    java.util.ArrayList<CaptureEvent> events = new java.util.ArrayList<>();
+    for (int i = 0; i < 3_000; i++) {
+      events.add(CaptureEvent.builder(1, i, Kind.INIT_DB).sql("schema_" + i).build());
+    }
+    assertThat(SameDatabase.schemas(capture("127.0.0.1:4000", events))).hasSize(1_000);
+  }
+
+  @Test
   void theReplayedDriversOwnChatterIsNotSentTwice() {
     SessionReplayer.Shared s = shared();
     String batch = "UPDATE acct SET bal = bal + ? WHERE id = ?;UPDATE acct SET bal = bal + ? WHERE id = ?";
