@@ -76,6 +76,17 @@ public final class ReplayCommand implements Callable<Integer> {
       description = "TiDB's status port (e.g. http://tidb:10080), for the server view the advice reads.")
   String statusUrl;
 
+  @Option(names = "--allow-same-database",
+      description = "Replay even into the database the capture came from (its server and schema,"
+          + " from the capture's header and connections). Refused by default: the captured writes"
+          + " are committed there already, so replayed inserts meet their own rows as duplicate keys.")
+  boolean allowSameDatabase;
+
+  @Option(names = "--driver", paramLabel = "JAR",
+      description = "Run this Connector/J jar (the application's version) instead of the bundled"
+          + " one, in a class loader of its own; the report says which version ran.")
+  Path driver;
+
   @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the report here.")
   Path output;
 
@@ -104,10 +115,16 @@ public final class ReplayCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "--server-changes must be apply or off, was '" + serverChanges + "'");
     }
+    io.wireadvisor.replay.ReplayDriver replayDriver;
+    try {
+      replayDriver = driver == null ? null : io.wireadvisor.replay.ReplayDriver.fromJar(driver);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
     Capture c = CaptureFormat.read(capture);
     java.io.PrintWriter err = spec.commandLine().getErr();
     ReplayComparison cmp = ReplayComparison.run(c, configs, target,
-        new Replayer.Options(pacing.equals("captured"), commitTo, maxSessions), rounds,
+        new Replayer.Options(pacing.equals("captured"), commitTo, maxSessions, allowSameDatabase, replayDriver), rounds,
         new ReplayComparison.ServerSide(serverChanges.equals("apply"), statusUrl),
         line -> {
           err.println("replay: " + line);

@@ -63,6 +63,36 @@ class ReplayCommandIT {
     Result creds = cli("replay", capture.toString(), "--jdbc-url", "jdbc:mysql://app:S3cret@h:4000/db");
     assertThat(creds.code).isEqualTo(2);
     assertThat(creds.err).doesNotContain("S3cret");
+    Result driver = cli("replay", capture.toString(), "--jdbc-url", "jdbc:mysql://h:4000/db", "--driver",
+        dir.resolve("nosuch-connector.jar").toString());
+    assertThat(driver.code).isEqualTo(2);
+    assertThat(driver.err).contains("--driver").contains("nosuch-connector.jar").contains("no such file");
+  }
+
+  @Test
+  void aReplayIntoTheCapturesOwnDatabaseIsRefusedUnlessAllowed(DatabaseServer server, @TempDir Path dir) throws Exception {
+    String db = server.createDatabase("replay_same");
+    Path capture = dir.resolve("c.jsonl");
+    try (CaptureWriter w = CaptureWriter.create(capture,
+        new CaptureHeader("proxy", "test", server.version(), 0, false, Map.of(), server.host() + ":" + server.port(), null),
+        1 << 20, 60)) {
+      w.write(CaptureEvent.builder(1, 0, Kind.CONNECT).sql(db).build());
+      w.write(CaptureEvent.builder(1, 1, Kind.QUERY).sql("SELECT ? + 1")
+          .value(CaptureValue.of(CaptureValue.Type.NUMBER, "1")).build());
+      w.write(CaptureEvent.builder(1, 2, Kind.QUIT).build());
+    }
+    Path passwordFile = dir.resolve("pw");
+    Files.writeString(passwordFile, server.password());
+    String[] args = {"replay", capture.toString(), "--jdbc-url", server.jdbcUrl(db, null), "--user", server.user(),
+        "--password-file", passwordFile.toString(), "--rounds", "1", "--pacing", "fast", "--config", "current"};
+    Result refused = cli(args);
+    assertThat(refused.code).as(refused.out).isNotZero();
+    assertThat(refused.err).contains("replay refused").contains("duplicate keys").contains("--allow-same-database");
+    String[] allowed = java.util.Arrays.copyOf(args, args.length + 1);
+    allowed[args.length] = "--allow-same-database";
+    Result ran = cli(allowed);
+    assertThat(ran.code).as(ran.err).isZero();
+    assertThat(ran.out).contains("driver: Connector/J ").contains("current");
   }
 
   private record Result(int code, String out, String err) {}

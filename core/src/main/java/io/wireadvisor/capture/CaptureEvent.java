@@ -7,6 +7,10 @@ import java.util.Objects;
 
 /** One captured command of one connection, with when it was sent, how long it took and how it ended. */
 public final class CaptureEvent {
+  /** The {@code sql} of a SET_OPTION event that turned multi-statements on (option 0). */
+  public static final String MULTI_STATEMENTS_ON = "MULTI_STATEMENTS_ON";
+  /** The {@code sql} of a SET_OPTION event that turned multi-statements off (option 1). */
+  public static final String MULTI_STATEMENTS_OFF = "MULTI_STATEMENTS_OFF";
   /** What the connection did. */
   public enum Kind {
     /** A connection was established (the login itself is not captured). */
@@ -23,6 +27,18 @@ public final class CaptureEvent {
     CLOSE("close"),
     /** COM_INIT_DB (a change of default schema). */
     INIT_DB("initDb"),
+    /**
+     * COM_SET_OPTION: {@code sql} is {@code MULTI_STATEMENTS_ON} or {@code MULTI_STATEMENTS_OFF}
+     * (Connector/J turns multi-statements on around a rewritten batch of UPDATEs or DELETEs).
+     */
+    SET_OPTION("setOption"),
+    /** COM_RESET_CONNECTION: the server dropped the session's state and prepared statements. */
+    RESET_CONNECTION("resetConnection"),
+    /**
+     * COM_CHANGE_USER happened (the session was reset, as for RESET_CONNECTION); nothing of the
+     * packet is kept: no user, no credentials, no schema.
+     */
+    CHANGE_USER("changeUser"),
     /** COM_QUIT, or the connection closed. */
     QUIT("quit");
 
@@ -90,7 +106,8 @@ public final class CaptureEvent {
 
   /**
    * The SQL: the template for QUERY (literals as {@code ?} where {@link #values()} holds them)
-   * and PREPARE, the schema for INIT_DB and CONNECT; null otherwise, or when masking could not
+   * and PREPARE, the schema for INIT_DB and CONNECT (the connection's default schema when the
+   * capture first saw it, if known), the option for SET_OPTION; null otherwise, or when masking could not
    * keep a statement that has literals outside parameters.
    */
   public String sql() {

@@ -237,7 +237,9 @@ public final class CaptureFormat {
         text(n, "server", where, false),
         n.has("startedAtMillis") ? integer(n, "startedAtMillis", where) : 0,
         n.has("valuesMasked") && bool(n, "valuesMasked", where),
-        props);
+        props,
+        text(n, "upstream", where, false),
+        text(n, "driverVersion", where, false));
   }
 
   private static CaptureEvent event(JsonNode n, String where, Limits limits) throws CaptureFormatException {

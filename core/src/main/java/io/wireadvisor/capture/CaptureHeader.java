@@ -17,6 +17,8 @@ public final class CaptureHeader {
   private final long startedAtMillis;
   private final boolean valuesMasked;
   private final Map<String, String> jdbcProperties;
+  private final String upstream;
+  private final String driverVersion;
 
   public CaptureHeader(
       String collector,
@@ -25,6 +27,25 @@ public final class CaptureHeader {
       long startedAtMillis,
       boolean valuesMasked,
       Map<String, String> jdbcProperties) {
+    this(collector, collectorVersion, server, startedAtMillis, valuesMasked, jdbcProperties, null, null);
+  }
+
+  /**
+   * @param upstream the server the collector spoke to, {@code host:port} (the proxy's upstream),
+   *     or null
+   * @param driverVersion the Connector/J version the application ran, when the collector knows it
+   */
+  public CaptureHeader(
+      String collector,
+      String collectorVersion,
+      String server,
+      long startedAtMillis,
+      boolean valuesMasked,
+      Map<String, String> jdbcProperties,
+      String upstream,
+      String driverVersion) {
+    this.upstream = upstream;
+    this.driverVersion = driverVersion;
     this.collector = collector;
     this.collectorVersion = collectorVersion;
     this.server = server;
@@ -63,5 +84,15 @@ public final class CaptureHeader {
    */
   public Map<String, String> jdbcProperties() {
     return jdbcProperties;
+  }
+
+  /** The server the collector spoke to as {@code host:port} (the proxy's upstream), or null. */
+  public String upstream() {
+    return upstream;
+  }
+
+  /** The Connector/J version the application ran (e.g. {@code 8.0.33}), or null when unknown. */
+  public String driverVersion() {
+    return driverVersion;
   }
 }

@@ -53,6 +53,8 @@ public final class CaptureSession {
     final CaptureRun run;
     final CaptureEvent.Builder event;
     final long bytes;
+    /** For INIT_DB: the schema the connection uses once the server said OK. */
+    String schema;
     boolean done;
     /** The mode the command's text was read in (a prepare's text is judged again at PREPARE_OK). */
     Escaping escaping = Escaping.UNKNOWN;
@@ -92,6 +94,11 @@ public final class CaptureSession {
   private CaptureRun numberedIn;
   private long number;
   private boolean quit;
+  /** The connection's default schema as far as seen (login, COM_INIT_DB), or null. */
+  private String schema;
+
+  /** Longest schema name kept (MySQL's limit is 64 characters). */
+  static final int MAX_SCHEMA_CHARS = 256;
 
   public CaptureSession(CaptureControl capture) {
     this.capture = capture;
@@ -223,8 +230,25 @@ public final class CaptureSession {
         }
         return null;
       case INIT_DB:
-        return pend(a, CaptureEvent.builder(connection, micros, CaptureEvent.Kind.INIT_DB)
-            .sql(new String(head, 1, headLength - 1, StandardCharsets.UTF_8)), 0);
+        {
+          String name = headLength == length ? bounded(new String(head, 1, headLength - 1, StandardCharsets.UTF_8)) : null;
+          Pending p = pend(a, CaptureEvent.builder(connection, micros, CaptureEvent.Kind.INIT_DB).sql(name), 0);
+          p.schema = name;
+          return p;
+        }
+      case SET_OPTION:
+        {
+          // COM_SET_OPTION: how the server reads the COM_QUERYs after it (multi-statements).
+          int option = headLength >= 3 ? Bytes.uint16(head, 1) : -1;
+          String what = option == 0 ? CaptureEvent.MULTI_STATEMENTS_ON
+              : option == 1 ? CaptureEvent.MULTI_STATEMENTS_OFF : "option " + option;
+          return pend(a, CaptureEvent.builder(connection, micros, CaptureEvent.Kind.SET_OPTION).sql(what), 0);
+        }
+      case RESET_CONNECTION:
+        return pend(a, CaptureEvent.builder(connection, micros, CaptureEvent.Kind.RESET_CONNECTION), 0);
+      case CHANGE_USER:
+        // That it happened, nothing of the packet: it carries the user and the auth response.
+        return pend(a, CaptureEvent.builder(connection, micros, CaptureEvent.Kind.CHANGE_USER), 0);
       case QUIT:
         quit = true;
         finished(pend(a, CaptureEvent.builder(connection, micros, CaptureEvent.Kind.QUIT), 0));
@@ -289,6 +313,8 @@ public final class CaptureSession {
     }
     if (errorCode >= 0) {
       pending.event.error(errorCode);
+    } else if (pending.schema != null) {
+      schema = pending.schema;
     }
     pending.event.latencyMicros(latencyNanos / 1_000);
     finished(pending);
@@ -316,6 +342,18 @@ public final class CaptureSession {
       a.write(CaptureEvent.builder(number, a.micros(System.nanoTime()), CaptureEvent.Kind.QUIT).build());
     }
     forgetStatements();
+  }
+
+  /**
+   * The connection's default schema as the login named it (null: none or unknown); a later
+   * COM_INIT_DB that succeeds replaces it. A capture's {@code connect} event carries it.
+   */
+  public void schema(String name) {
+    this.schema = name == null || name.isEmpty() ? null : bounded(name);
+  }
+
+  private static String bounded(String name) {
+    return name.length() > MAX_SCHEMA_CHARS ? name.substring(0, MAX_SCHEMA_CHARS) : name;
   }
 
   /** Accounted bytes this connection's kept texts hold. */
@@ -366,7 +404,7 @@ public final class CaptureSession {
       numberedIn = a;
       number = a.connections.incrementAndGet();
       quit = false;
-      a.write(CaptureEvent.builder(number, a.micros(nanos), CaptureEvent.Kind.CONNECT).build());
+      a.write(CaptureEvent.builder(number, a.micros(nanos), CaptureEvent.Kind.CONNECT).sql(schema).build());
       // Statements prepared before the capture: replayable from their kept texts.
       List<Integer> ids = new ArrayList<>(statements.keySet());
       Collections.sort(ids);

@@ -232,6 +232,12 @@ public final class CaptureWriter implements Closeable {
       if (h.server() != null) {
         g.writeStringField("server", h.server());
       }
+      if (h.upstream() != null) {
+        g.writeStringField("upstream", h.upstream());
+      }
+      if (h.driverVersion() != null) {
+        g.writeStringField("driverVersion", h.driverVersion());
+      }
       g.writeNumberField("startedAtMillis", h.startedAtMillis());
       g.writeNumberField("maxBytes", maxBytes);
       g.writeNumberField("maxSeconds", maxMicros / 1_000_000L);

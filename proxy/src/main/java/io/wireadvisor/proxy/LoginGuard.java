@@ -455,6 +455,38 @@ final class LoginGuard {
   }
 
   /** The index after the NUL ending the string at {@code p}, or -1 when none is within limit. */
+  /**
+   * The database a HandshakeResponse41 names (CLIENT_CONNECT_WITH_DB), or null: walks past the
+   * user name and the auth response (never kept) to the database field.
+   */
+  static String handshakeDatabase(byte[] head, int length, int caps) {
+    if ((caps & Capabilities.CLIENT_CONNECT_WITH_DB) == 0 || length < 33) {
+      return null;
+    }
+    int p = skipNul(head, 32, length); // user name
+    if (p < 0 || p >= length) {
+      return null;
+    }
+    if ((caps & CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA) != 0) {
+      int size = Bytes.lenencSize(head[p] & 0xff);
+      long n = size < 0 || p + size > length ? -1 : Bytes.lenenc(head, p, length);
+      if (n < 0 || n > length) {
+        return null;
+      }
+      p += size + (int) n;
+    } else if ((caps & CLIENT_SECURE_CONNECTION) != 0) {
+      p += 1 + (head[p] & 0xff);
+    } else {
+      p = skipNul(head, p, length);
+    }
+    if (p < 0 || p >= length) {
+      return null;
+    }
+    int end = skipNul(head, p, length);
+    int stop = end < 0 ? length : end - 1;
+    return stop > p ? new String(head, p, stop - p, java.nio.charset.StandardCharsets.UTF_8) : null;
+  }
+
   private static int skipNul(byte[] head, int p, int limit) {
     if (p < 0) {
       return -1;

@@ -22,10 +22,13 @@ final class ProxyCapture extends CaptureSlot {
 
   private final CaptureSettings settings;
   private volatile String server;
+  /** The upstream {@code host:port}, for the header: replay refuses to replay into it by default. */
+  private final String upstream;
 
-  ProxyCapture(CaptureSettings settings, ProxyLimits limits) {
+  ProxyCapture(CaptureSettings settings, ProxyLimits limits, String upstream) {
     super(limits.statementBytesPerConnection(), limits.statementBytesTotal());
     this.settings = settings;
+    this.upstream = upstream;
   }
 
   /** Whether connections keep what a capture needs (statement texts), now or for a later one. */
@@ -82,7 +85,8 @@ final class ProxyCapture extends CaptureSlot {
 
   private CaptureRun start(Path file, long maxBytes, long maxSeconds, boolean masked) throws IOException {
     return start(file,
-        new CaptureHeader("proxy", WireProxy.VERSION, server, System.currentTimeMillis(), masked, Map.of()),
+        new CaptureHeader("proxy", WireProxy.VERSION, server, System.currentTimeMillis(), masked, Map.of(),
+            upstream, null),
         maxBytes, maxSeconds);
   }
 

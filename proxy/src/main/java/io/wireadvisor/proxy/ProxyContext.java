@@ -22,7 +22,8 @@ final class ProxyContext {
     this.transport = transport;
     this.recorder = recorder;
     this.instance = config.listenHost() + ":" + config.listenPort();
-    this.capture = new ProxyCapture(config.capture(), config.limits());
+    this.capture = new ProxyCapture(config.capture(), config.limits(),
+        config.upstreamHost() + ":" + config.upstreamPort());
   }
 
   /** Names the proxy instance by its bound address (known only after binding port 0). */

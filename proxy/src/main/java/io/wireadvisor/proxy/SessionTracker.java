@@ -551,6 +551,9 @@ final class SessionTracker {
       login.exchange(plugin);
     }
     clientCapabilities = caps;
+    if (capture != null) {
+      capture.schema(LoginGuard.handshakeDatabase(head, length, caps));
+    }
     int negotiated = caps & serverCapabilities;
     deprecateEof = (negotiated & Capabilities.CLIENT_DEPRECATE_EOF) != 0;
     queryAttributes = (negotiated & Capabilities.CLIENT_QUERY_ATTRIBUTES) != 0;

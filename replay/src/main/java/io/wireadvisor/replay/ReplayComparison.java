@@ -5,6 +5,7 @@ import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Change;
 import io.wireadvisor.advisor.Recommendation;
 import io.wireadvisor.capture.CaptureFormat.Capture;
+import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.profile.ShapeStats;
 import io.wireadvisor.profile.TrafficProfile;
 import java.nio.file.Path;
@@ -57,11 +58,46 @@ public final class ReplayComparison {
   private final List<Series> series;
   private final Analysis advice;
   private final Capture capture;
+  private final String driverLine;
 
-  private ReplayComparison(Capture capture, List<Series> series, Analysis advice) {
+  private ReplayComparison(Capture capture, List<Series> series, Analysis advice, String driverLine) {
     this.capture = capture;
     this.series = series;
     this.advice = advice;
+    this.driverLine = driverLine;
+  }
+
+  /** Which Connector/J replay ran, and how it stands to the one the capture names. */
+  public String driverLine() {
+    return driverLine;
+  }
+
+  /**
+   * The commands the capture holds, by wire command type (what the application sent in the
+   * window; a prepare the capture restated for a statement prepared before it began is not one).
+   */
+  public static Map<CommandType, Long> capturedCommands(Capture capture) {
+    Map<CommandType, Long> m = new java.util.EnumMap<>(CommandType.class);
+    for (io.wireadvisor.capture.CaptureEvent e : capture.events()) {
+      CommandType t;
+      switch (e.kind()) {
+        case QUERY: t = CommandType.QUERY; break;
+        case PREPARE: t = e.latencyMicros() < 0 ? null : CommandType.STMT_PREPARE; break;
+        case EXECUTE: t = CommandType.STMT_EXECUTE; break;
+        case RESET: t = CommandType.STMT_RESET; break;
+        case CLOSE: t = CommandType.STMT_CLOSE; break;
+        case INIT_DB: t = CommandType.INIT_DB; break;
+        case QUIT: t = CommandType.QUIT; break;
+        case SET_OPTION: t = CommandType.SET_OPTION; break;
+        case RESET_CONNECTION: t = CommandType.RESET_CONNECTION; break;
+        case CHANGE_USER: t = CommandType.CHANGE_USER; break;
+        default: t = null;
+      }
+      if (t != null) {
+        m.merge(t, 1L, Long::sum);
+      }
+    }
+    return m;
   }
 
   public List<Series> series() {
@@ -125,6 +161,9 @@ public final class ReplayComparison {
     if (rounds < 1) {
       throw new IllegalArgumentException("--rounds must be at least 1, was " + rounds);
     }
+    Replayer.checkTarget(capture, target, options);
+    String driverLine = options.driverOrBundled().describe(ReplayDriver.capturedVersion(capture));
+    log.accept(driverLine);
     ReplayConfig current = ReplayConfig.current(capture);
     Map<String, ReplayConfig> resolved = new LinkedHashMap<>();
     Map<String, List<RunResult>> runs = new LinkedHashMap<>();
@@ -141,7 +180,8 @@ public final class ReplayComparison {
       // The advice is judged on the traffic at its captured pace, as the application sent it: a
       // fast replay compresses the window, and some rules need a window of a given length (the
       // table cache: 10 s). Counted as current's first round when the rounds are paced too.
-      Replayer.Options pacedOptions = new Replayer.Options(true, options.commitTo(), options.maxSessions());
+      Replayer.Options pacedOptions = new Replayer.Options(true, options.commitTo(), options.maxSessions(),
+          options.allowSameDatabase(), options.driver());
       RunResult basis = Replayer.run(capture, current, target, pacedOptions);
       advice = Advisor.analyze(basis.wire(), view(target, options, server, log));
       Change change = advice.combinedChange();
@@ -180,7 +220,7 @@ public final class ReplayComparison {
     for (Map.Entry<String, ReplayConfig> e : resolved.entrySet()) {
       series.add(new Series(e.getValue(), runs.get(e.getKey())));
     }
-    return new ReplayComparison(capture, series, advice);
+    return new ReplayComparison(capture, series, advice, driverLine);
   }
 
   /**
@@ -240,7 +280,11 @@ public final class ReplayComparison {
         .append(capture.byConnection().size()).append(" connections")
         .append(capture.complete() ? "" : " (capture incomplete: no last line)").append('\n');
     if (capture.header().server() != null) {
-      b.append("captured against: ").append(capture.header().server()).append('\n');
+      b.append("captured against: ").append(capture.header().server())
+          .append(capture.header().upstream() == null ? "" : " at " + capture.header().upstream()).append('\n');
+    }
+    if (driverLine != null) {
+      b.append(driverLine).append('\n');
     }
     b.append('\n');
     b.append(String.format(Locale.ROOT, "%-30s %6s %10s %8s %8s %8s %10s %7s%n",
@@ -299,6 +343,11 @@ public final class ReplayComparison {
         b.append('\n');
       }
     }
+    b.append("\nwire commands by type, capture vs replay (first round; the capture holds the window's"
+        + " commands, replay adds its pool's connect-time ones):\n");
+    for (String line : commandLines()) {
+      b.append(line).append('\n');
+    }
     b.append("\nwire commands per execution, top statements (first round):\n");
     for (String line : shapeLines()) {
       b.append(line).append('\n');
@@ -307,7 +356,13 @@ public final class ReplayComparison {
       RunResult r = s.first();
       if (!r.newErrors().isEmpty()) {
         b.append("\nerrors replay got under ").append(s.config().name()).append(" where the capture had none:\n");
-        r.newErrors().forEach((k, v) -> b.append("  ").append(v).append(" x ").append(k).append('\n'));
+        r.newErrors().forEach((k, v) -> {
+          b.append("  ").append(v).append(" x ").append(k).append('\n');
+          String example = r.errorExamples().get(k);
+          if (example != null) {
+            b.append("      e.g. ").append(example).append('\n');
+          }
+        });
       }
       if (!r.skipped().isEmpty()) {
         b.append("not replayed under ").append(s.config().name()).append(": ").append(r.skipped()).append('\n');
@@ -318,6 +373,33 @@ public final class ReplayComparison {
       }
     }
     return b.toString();
+  }
+
+  private List<String> commandLines() {
+    List<String> lines = new ArrayList<>();
+    Map<CommandType, Long> captured = capturedCommands(capture);
+    StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "  %-22s %10s", "command", "capture"));
+    for (Series s : series) {
+      String name = s.config().name();
+      head.append(String.format(Locale.ROOT, " %12s", name.length() > 12 ? name.substring(0, 12) : name));
+    }
+    lines.add(head.toString());
+    for (CommandType t : CommandType.values()) {
+      long c = captured.getOrDefault(t, 0L);
+      boolean any = c > 0;
+      for (Series s : series) {
+        any |= s.first().wire().count(t) > 0;
+      }
+      if (!any) {
+        continue;
+      }
+      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "  %-22s %10d", t.wireName(), c));
+      for (Series s : series) {
+        line.append(String.format(Locale.ROOT, " %12d", s.first().wire().count(t)));
+      }
+      lines.add(line.toString());
+    }
+    return lines;
   }
 
   private List<String> shapeLines() {

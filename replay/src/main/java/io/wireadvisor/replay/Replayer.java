@@ -23,12 +23,28 @@ import java.util.concurrent.TimeUnit;
  * proxy that counts the wire.
  */
 public final class Replayer {
-  /** How a replay is run. */
-  public record Options(boolean paced, String commitTo, int maxSessions) {
+  /**
+   * How a replay is run.
+   *
+   * @param allowSameDatabase replay even into the database the capture came from ({@link SameDatabase})
+   * @param driver the Connector/J to drive; null: the bundled one
+   */
+  public record Options(boolean paced, String commitTo, int maxSessions, boolean allowSameDatabase,
+      ReplayDriver driver) {
     public Options {
       if (maxSessions < 1) {
         throw new IllegalArgumentException("--max-sessions must be at least 1, was " + maxSessions);
       }
+    }
+
+    /** Into another database than the capture's, with the bundled driver. */
+    public Options(boolean paced, String commitTo, int maxSessions) {
+      this(paced, commitTo, maxSessions, false, null);
+    }
+
+    /** The driver replay runs. */
+    public ReplayDriver driverOrBundled() {
+      return driver == null ? BUNDLED.get() : driver;
     }
 
     /** Captured pacing, writes rolled back, at most 256 concurrent sessions. */
@@ -43,6 +59,34 @@ public final class Replayer {
 
   private Replayer() {}
 
+  /** Loaded once, when first needed. */
+  private static final java.util.function.Supplier<ReplayDriver> BUNDLED = new java.util.function.Supplier<>() {
+    private volatile ReplayDriver d;
+
+    @Override
+    public ReplayDriver get() {
+      if (d == null) {
+        d = ReplayDriver.bundled();
+      }
+      return d;
+    }
+  };
+
+  /**
+   * Refuses (IllegalStateException, with the reason) a replay into the database the capture came
+   * from, unless {@code options} allow it.
+   */
+  public static void checkTarget(Capture capture, ReplayTarget target, Options options) {
+    if (options.allowSameDatabase()) {
+      return;
+    }
+    String database = options.commit() ? options.commitTo() : target.database();
+    String reason = SameDatabase.reason(capture, target, database);
+    if (reason != null) {
+      throw new IllegalStateException("replay refused: " + reason);
+    }
+  }
+
   /** Replays {@code capture} under {@code config} against {@code target}. */
   public static RunResult run(Capture capture, ReplayConfig config, ReplayTarget target, Options options)
       throws Exception {
@@ -50,15 +94,17 @@ public final class Replayer {
     if (sessions.isEmpty()) {
       throw new IllegalArgumentException("the capture has no events to replay");
     }
+    checkTarget(capture, target, options);
+    ReplayDriver driver = options.driverOrBundled();
     int concurrency = Math.min(options.maxSessions(), Math.max(1, maxOverlap(sessions)));
     long firstMicros = Long.MAX_VALUE;
     for (CaptureEvent e : capture.events()) {
       firstMicros = Math.min(firstMicros, e.micros());
     }
-    SessionReplayer.Shared shared = new SessionReplayer.Shared(options.commit());
     String database = options.commit() ? options.commitTo() : target.database();
+    SessionReplayer.Shared shared = new SessionReplayer.Shared(options.commit(), driver, target, database);
     try (WireProxy proxy = WireProxy.start(ProxyConfig.of("127.0.0.1", 0, target.host(), target.port()));
-        HikariDataSource pool = new HikariDataSource(hikari(config, target, proxy.port(), database, concurrency))) {
+        HikariDataSource pool = new HikariDataSource(hikari(config, target, proxy.port(), database, concurrency, driver))) {
       // The pool's connect-time traffic is measured too: it depends on the configuration
       // (cacheServerConfiguration, useLocalSessionState...) as it does in the application.
       ExecutorService threads = Executors.newFixedThreadPool(concurrency, r -> {
@@ -87,31 +133,37 @@ public final class Replayer {
       waitForProxyIdle(proxy);
       Map<String, Long> newErrors = new TreeMap<>();
       shared.newErrors.forEach((k, v) -> newErrors.put(k, v.get()));
+      Map<String, String> examples = new TreeMap<>(shared.errorExamples);
       Map<String, Long> skipped = new TreeMap<>();
       shared.skipped.forEach((k, v) -> skipped.put(k, v.get()));
       return new RunResult(config, elapsed, shared.business.get(), shared.latency.snapshot(),
-          proxy.profile(), newErrors, shared.expectedErrors.get(), skipped, shared.wrappedWrites.get());
+          proxy.profile(), newErrors, shared.expectedErrors.get(), skipped, shared.wrappedWrites.get(),
+          examples, driver.version());
     }
   }
 
-  private static HikariConfig hikari(ReplayConfig config, ReplayTarget target, int proxyPort, String database, int size) {
+  private static HikariConfig hikari(ReplayConfig config, ReplayTarget target, int proxyPort, String database, int size,
+      ReplayDriver driver) {
     Properties p = new Properties();
     for (Map.Entry<String, String> e : config.poolSettings().entrySet()) {
       p.setProperty(e.getKey(), e.getValue());
     }
     HikariConfig h = new HikariConfig(p);
     h.setPoolName("replay-" + config.name().replaceAll("[^A-Za-z0-9]", "-"));
-    h.setJdbcUrl("jdbc:mysql://127.0.0.1:" + proxyPort + "/" + (database == null ? "" : database));
-    h.setUsername(target.user());
-    h.setPassword(target.password());
     h.setMaximumPoolSize(size);
     h.setMinimumIdle(size);
+    Properties jdbc = new Properties();
     for (Map.Entry<String, String> e : config.jdbcProperties().entrySet()) {
-      h.addDataSourceProperty(e.getKey(), e.getValue());
+      jdbc.setProperty(e.getKey(), e.getValue());
     }
     // The replay's own leg to the in-process proxy is loopback; the proxy speaks to the server.
-    h.addDataSourceProperty("sslMode", "DISABLED");
-    h.addDataSourceProperty("allowPublicKeyRetrieval", "false");
+    jdbc.setProperty("sslMode", "DISABLED");
+    jdbc.setProperty("allowPublicKeyRetrieval", "false");
+    jdbc.setProperty("user", target.user());
+    jdbc.setProperty("password", target.password());
+    // Connections of the driver replay runs (the bundled one, or --driver's in a loader of its own).
+    h.setDataSource(driver.dataSource(
+        "jdbc:mysql://127.0.0.1:" + proxyPort + "/" + (database == null ? "" : database), jdbc));
     return h;
   }
 

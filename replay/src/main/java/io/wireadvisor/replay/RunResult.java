@@ -17,6 +17,8 @@ import java.util.Map;
  * @param expectedErrors errors the replay got where the captured statement failed too
  * @param skipped events not replayed, by reason
  * @param wrappedWrites autocommitted writes wrapped in a transaction that was rolled back
+ * @param errorExamples for each key of {@code newErrors}, the first message of that group
+ * @param driverVersion the Connector/J version replay ran
  */
 public record RunResult(
     ReplayConfig config,
@@ -27,7 +29,9 @@ public record RunResult(
     Map<String, Long> newErrors,
     long expectedErrors,
     Map<String, Long> skipped,
-    long wrappedWrites) {
+    long wrappedWrites,
+    Map<String, String> errorExamples,
+    String driverVersion) {
 
   /** Business statements per second of wall time. */
   public double throughput() {
