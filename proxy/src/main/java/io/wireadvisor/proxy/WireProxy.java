@@ -128,6 +128,11 @@ public final class WireProxy implements AutoCloseable {
     return admin == null ? -1 : admin.port();
   }
 
+  /** The admin endpoint, or null when it is off. */
+  AdminServer admin() {
+    return admin;
+  }
+
   /** The metrics-only listener's port ({@code --metrics-listen}), or -1 when there is none. */
   public int metricsPort() {
     return admin == null ? -1 : admin.metricsPort();
