@@ -67,13 +67,27 @@ public final class WireProxy implements AutoCloseable {
                         return;
                       }
                       ch.closeFuture().addListener(f -> context.stats.admitted.decrementAndGet());
+                      // Clients not logged in yet, in total and per source: each holds an
+                      // upstream connection until it logs in (see PreloginLimiter).
+                      java.net.InetAddress source = ch.remoteAddress().getAddress();
+                      PreloginLimiter.Refusal refusal = context.prelogin.tryAcquire(source);
+                      if (refusal != null) {
+                        (refusal == PreloginLimiter.Refusal.TOTAL
+                                ? context.stats.preloginRefusedTotal
+                                : context.stats.preloginRefusedSource)
+                            .increment();
+                        ch.pipeline().addLast(TooManyConnections.INSTANCE);
+                        return;
+                      }
+                      PreloginSlot slot = new PreloginSlot(context.prelogin, source);
+                      ch.closeFuture().addListener(f -> slot.release());
                       if (limits.idleTimeoutMillis() > 0) {
                         ch.pipeline()
                             .addLast(
                                 new IdleStateHandler(
                                     0, 0, limits.idleTimeoutMillis(), TimeUnit.MILLISECONDS));
                       }
-                      ch.pipeline().addLast(new FrontendHandler(context));
+                      ch.pipeline().addLast(new FrontendHandler(context, slot));
                     }
                   });
       bound = b.bind(config.listenHost(), config.listenPort()).sync().channel();
@@ -175,6 +189,11 @@ public final class WireProxy implements AutoCloseable {
   /** Client connections closed because they broke the protocol. */
   public long clientProtocolErrors() {
     return context.stats.clientProtocolErrors.sum();
+  }
+
+  /** Clients not logged in yet (--max-prelogin-connections, --max-prelogin-per-source). */
+  PreloginLimiter prelogin() {
+    return context.prelogin;
   }
 
   ProxyStats stats() {
