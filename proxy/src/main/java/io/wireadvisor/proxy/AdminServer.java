@@ -118,7 +118,7 @@ final class AdminServer implements AutoCloseable {
         new MultiThreadIoEventLoopGroup(
             1,
             new DefaultThreadFactory("wire-advisor-proxy-admin", true),
-            NioIoHandler.newFactory());
+            EPOLL ? io.netty.channel.epoll.EpollIoHandler.newFactory() : NioIoHandler.newFactory());
     // One builder, a few waiting: more is refused with 503 rather than queued without bound
     // (a client may ask and leave, freeing its admin slot for the next ask).
     ExecutorService reports =
@@ -173,7 +173,12 @@ final class AdminServer implements AutoCloseable {
     ServerBootstrap b =
         new ServerBootstrap()
             .group(group)
-            .channel(NioServerSocketChannel.class)
+            .channel(EPOLL ? io.netty.channel.epoll.EpollServerSocketChannel.class
+                : NioServerSocketChannel.class)
+            // A short accept queue: a probe waits behind at most BACKLOG connections the loop has
+            // not accepted yet (the default, the kernel's somaxconn, is often 4096: under a flood
+            // a probe then waited close to a second before the loop even saw it).
+            .option(io.netty.channel.ChannelOption.SO_BACKLOG, BACKLOG)
             // At most ACCEPTS_PER_PASS connections accepted per pass of the loop (see Slots).
             .option(
                 io.netty.channel.ChannelOption.RCVBUF_ALLOCATOR,
@@ -193,6 +198,13 @@ final class AdminServer implements AutoCloseable {
                         .addLast(new Request(endpoints, hosts, token, metricsOnly, timeout, slots));
                   }
                 });
+    if (EPOLL) {
+      // Linux: a connection enters the accept queue only once it has sent a byte (or after this
+      // many seconds), as nginx's "deferred": a flood of connections that say nothing never
+      // reaches the loop, nor the queue a probe waits in.
+      b.option(io.netty.channel.epoll.EpollChannelOption.TCP_DEFER_ACCEPT,
+          Math.max(1, (timeout + 999) / 1000));
+    }
     try {
       return b.bind(host, port).sync().channel();
     } catch (InterruptedException e) {
@@ -324,6 +336,12 @@ final class AdminServer implements AutoCloseable {
   static int waitingCapacity(int maxConnections) {
     return Math.max(4 * ACCEPTS_PER_PASS, 4 * maxConnections);
   }
+
+  /** Linux's native transport, for TCP_DEFER_ACCEPT; NIO elsewhere. */
+  private static final boolean EPOLL = io.netty.channel.epoll.Epoll.isAvailable();
+
+  /** The admin listeners' accept queue (the kernel's, of connections not accepted yet). */
+  static final int BACKLOG = 512;
 
   /** Connections accepted per pass of the admin event loop at most. */
   static final int ACCEPTS_PER_PASS = 16;

@@ -69,7 +69,12 @@ public final class WireProxy implements AutoCloseable {
                       ch.closeFuture().addListener(f -> context.stats.admitted.decrementAndGet());
                       // Clients not logged in yet, in total and per source: each holds an
                       // upstream connection until it logs in (see PreloginLimiter).
-                      java.net.InetAddress source = ch.remoteAddress().getAddress();
+                      InetSocketAddress remote = ch.remoteAddress();
+                      if (remote == null) {
+                        ch.close(); // reset before it was set up: nothing to serve
+                        return;
+                      }
+                      java.net.InetAddress source = remote.getAddress();
                       PreloginLimiter.Refusal refusal = context.prelogin.tryAcquire(source);
                       if (refusal != null) {
                         (refusal == PreloginLimiter.Refusal.TOTAL
