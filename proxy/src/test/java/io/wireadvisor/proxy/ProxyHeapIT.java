@@ -116,9 +116,10 @@ class ProxyHeapIT {
   @Test
   void anExplicitMaxConnectionsTheHeapCannotHoldStopsTheStart() throws Exception {
     Path log = Files.createTempFile("proxy-heap-it", ".log");
+    Process proxy = null;
     try {
-      Process proxy = spawnProxy(log, "-Xmx128m", "--max-connections", "2048");
-      assertThat(proxy.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      proxy = spawnProxy(log, "-Xmx128m", "--max-connections", "2048");
+      assertThat(proxy.waitFor(30, TimeUnit.SECONDS)).as("the proxy exits by itself").isTrue();
       String out = Files.readString(log);
       System.out.println("-Xmx128m --max-connections 2048: exit " + proxy.exitValue() + ", " + out
           .lines().filter(l -> l.contains("--max-connections")).findFirst().orElse(""));
@@ -127,6 +128,9 @@ class ProxyHeapIT {
           .contains("--max-connections 2048 does not fit the heap")
           .doesNotContain("listening on");
     } finally {
+      if (proxy != null) {
+        proxy.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // started after all: not left behind
+      }
       Files.deleteIfExists(log);
     }
   }
