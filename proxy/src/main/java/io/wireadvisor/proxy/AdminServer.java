@@ -47,7 +47,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The proxy's admin HTTP endpoint (loopback by default): {@code /metrics} (Prometheus), {@code
@@ -58,8 +57,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Netty on one event-loop thread of its own, off the forwarding path. Safe to reach by
  * untrusted peers in the sense that a peer costs only its own connection: a request must arrive
  * whole within {@code --admin-timeout} (a client sending {@code GET /hea} and stopping is closed
- * then, and blocks nobody meanwhile), requests are at most 8 KiB of headers and no body, at most
- * {@code --admin-max-connections} connections per listener, one request per connection. The
+ * then, and blocks nobody meanwhile), requests are at most 8 KiB of headers and no body, one
+ * request per connection. Per listener, at most {@code --admin-max-connections} connections whose
+ * request line is in, and at most {@link #waitingCapacity} more still waiting for theirs, the
+ * oldest of which a newcomer closes (see {@link Slots}): a connection flood cannot keep a probe
+ * that sends its request from being answered. The
  * {@code Host} header must name the bound address, a loopback name, an IP literal or an allowed
  * host (DNS rebinding: a web page whose name resolves to 127.0.0.1 cannot read the report), else
  * 421. With a token, every path but {@code /health} and {@code /metrics} needs {@code
@@ -77,6 +79,8 @@ final class AdminServer implements AutoCloseable {
   private final PrometheusMeterRegistry registry;
   private final Channel admin;
   private final Channel metrics;
+  private final Slots adminSlots;
+  private final Slots metricsSlots;
   /** Every open admin connection, closed before the loop stops (their buffers released). */
   private final io.netty.channel.group.ChannelGroup children;
 
@@ -86,8 +90,12 @@ final class AdminServer implements AutoCloseable {
       PrometheusMeterRegistry registry,
       Channel admin,
       Channel metrics,
-      io.netty.channel.group.ChannelGroup children) {
+      io.netty.channel.group.ChannelGroup children,
+      Slots adminSlots,
+      Slots metricsSlots) {
     this.children = children;
+    this.adminSlots = adminSlots;
+    this.metricsSlots = metricsSlots;
     this.group = group;
     this.reports = reports;
     this.registry = registry;
@@ -110,7 +118,7 @@ final class AdminServer implements AutoCloseable {
         new MultiThreadIoEventLoopGroup(
             1,
             new DefaultThreadFactory("wire-advisor-proxy-admin", true),
-            NioIoHandler.newFactory());
+            EPOLL ? io.netty.channel.epoll.EpollIoHandler.newFactory() : NioIoHandler.newFactory());
     // One builder, a few waiting: more is refused with 503 rather than queued without bound
     // (a client may ask and leave, freeing its admin slot for the next ask).
     ExecutorService reports =
@@ -125,13 +133,16 @@ final class AdminServer implements AutoCloseable {
             });
     Channel admin = null;
     Channel metrics = null;
+    Slots adminSlots = new Slots(limits.adminMaxConnections());
+    Slots metricsSlots = new Slots(limits.adminMaxConnections());
     io.netty.channel.group.ChannelGroup children =
         new io.netty.channel.group.DefaultChannelGroup("wire-advisor-admin", group.next());
     try {
       Endpoints endpoints = new Endpoints(proxy, registry, reports);
-      admin = bind(group, host, port, limits, endpoints, false, children);
+      admin = bind(group, host, port, limits, endpoints, false, children, adminSlots);
       if (limits.metricsHost() != null) {
-        metrics = bind(group, limits.metricsHost(), limits.metricsPort(), limits, endpoints, true, children);
+        metrics = bind(group, limits.metricsHost(), limits.metricsPort(), limits, endpoints, true,
+            children, metricsSlots);
       }
     } catch (IOException | RuntimeException e) {
       if (admin != null) {
@@ -142,7 +153,8 @@ final class AdminServer implements AutoCloseable {
       registry.close();
       throw e;
     }
-    return new AdminServer(group, reports, registry, admin, metrics, children);
+    return new AdminServer(group, reports, registry, admin, metrics, children, adminSlots,
+        limits.metricsHost() == null ? null : metricsSlots);
   }
 
   private static Channel bind(
@@ -152,46 +164,47 @@ final class AdminServer implements AutoCloseable {
       ProxyLimits limits,
       Endpoints endpoints,
       boolean metricsOnly,
-      io.netty.channel.group.ChannelGroup children)
+      io.netty.channel.group.ChannelGroup children,
+      Slots slots)
       throws IOException {
-    AtomicInteger open = new AtomicInteger();
-    // Connections whose request is not in yet, oldest first: at the limit, a new connection
-    // closes the oldest of them, so stalled partial requests cannot keep /health from answering.
-    java.util.concurrent.ConcurrentLinkedDeque<Channel> waiting = new java.util.concurrent.ConcurrentLinkedDeque<>();
     Set<String> hosts = allowedHosts(host, limits.adminHosts());
     byte[] token = limits.adminToken() == null ? null : sha256(limits.adminToken());
     int timeout = limits.adminTimeoutMillis();
     ServerBootstrap b =
         new ServerBootstrap()
             .group(group)
-            .channel(NioServerSocketChannel.class)
+            .channel(EPOLL ? io.netty.channel.epoll.EpollServerSocketChannel.class
+                : NioServerSocketChannel.class)
+            // A short accept queue: a probe waits behind at most BACKLOG connections the loop has
+            // not accepted yet (the default, the kernel's somaxconn, is often 4096: under a flood
+            // a probe then waited close to a second before the loop even saw it).
+            .option(io.netty.channel.ChannelOption.SO_BACKLOG, BACKLOG)
+            // At most ACCEPTS_PER_PASS connections accepted per pass of the loop (see Slots).
+            .option(
+                io.netty.channel.ChannelOption.RCVBUF_ALLOCATOR,
+                new io.netty.channel.ServerChannelRecvByteBufAllocator()
+                    .maxMessagesPerRead(ACCEPTS_PER_PASS))
             .childHandler(
                 new ChannelInitializer<SocketChannel>() {
                   @Override
                   protected void initChannel(SocketChannel ch) {
-                    if (open.incrementAndGet() > limits.adminMaxConnections()) {
-                      Channel oldest = waiting.pollFirst();
-                      if (oldest == null) {
-                        // Every slot is answering a complete request: those end by themselves.
-                        open.decrementAndGet();
-                        ch.close();
-                        return;
-                      }
-                      oldest.close(); // its closeFuture gives its slot back
-                    }
-                    waiting.addLast(ch);
+                    slots.accepted(ch);
                     children.add(ch);
-                    ch.closeFuture().addListener(f -> {
-                      waiting.remove(ch);
-                      open.decrementAndGet();
-                    });
                     ch.pipeline()
+                        .addLast(new RequestLineWatch(slots))
                         .addLast(new HttpServerCodec(4096, MAX_REQUEST_BYTES, MAX_REQUEST_BYTES))
                         .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
                         .addLast(new WriteTimeoutHandler(timeout, TimeUnit.MILLISECONDS))
-                        .addLast(new Request(endpoints, hosts, token, metricsOnly, timeout, waiting));
+                        .addLast(new Request(endpoints, hosts, token, metricsOnly, timeout, slots));
                   }
                 });
+    if (EPOLL) {
+      // Linux: a connection enters the accept queue only once it has sent a byte (or after this
+      // many seconds), as nginx's "deferred": a flood of connections that say nothing never
+      // reaches the loop, nor the queue a probe waits in.
+      b.option(io.netty.channel.epoll.EpollChannelOption.TCP_DEFER_ACCEPT,
+          Math.max(1, (timeout + 999) / 1000));
+    }
     try {
       return b.bind(host, port).sync().channel();
     } catch (InterruptedException e) {
@@ -303,6 +316,147 @@ final class AdminServer implements AutoCloseable {
     registry.close();
   }
 
+  /** The admin listener's connections now (for tests and the docs' figures). */
+  Slots adminSlots() {
+    return adminSlots;
+  }
+
+  /** The metrics listener's connections now, or null when there is no such listener. */
+  Slots metricsSlots() {
+    return metricsSlots;
+  }
+
+  /**
+   * Connections that have not sent a complete request line yet, besides the {@code
+   * --admin-max-connections} that have: {@code max(64, 4 x N)}. The loop accepts at most {@link
+   * #ACCEPTS_PER_PASS} connections per pass, and a connection accepted in one pass is read in the
+   * next, so a probe whose request is already on the wire is read before the 64 newer
+   * connections it would take to push it out have arrived.
+   */
+  static int waitingCapacity(int maxConnections) {
+    return Math.max(4 * ACCEPTS_PER_PASS, 4 * maxConnections);
+  }
+
+  /** Linux's native transport, for TCP_DEFER_ACCEPT; NIO elsewhere. */
+  private static final boolean EPOLL = io.netty.channel.epoll.Epoll.isAvailable();
+
+  /** The admin listeners' accept queue (the kernel's, of connections not accepted yet). */
+  static final int BACKLOG = 512;
+
+  /** Connections accepted per pass of the admin event loop at most. */
+  static final int ACCEPTS_PER_PASS = 16;
+
+  /**
+   * One listener's connections, touched on the admin event loop only. A connection is
+   * <em>waiting</em> until its request line is in (every byte up to the first LF), then
+   * <em>busy</em> until it closes. At most {@link #maxWaiting} wait: a newcomer past it closes
+   * the oldest waiting one (a flood of connections that send nothing, or a partial line, costs
+   * only each other their slots). A busy connection is never closed for a newcomer; at most
+   * {@link #maxBusy} are busy, and a connection whose request line comes in past that stays
+   * waiting (evictable) until its request is answered. Its request is answered all the same if
+   * it arrives whole before then: a probe sends its request in one segment.
+   */
+  static final class Slots {
+    final int maxBusy;
+    final int maxWaiting;
+    private final java.util.LinkedHashSet<Channel> waiting = new java.util.LinkedHashSet<>();
+    private final Set<Channel> busy = new HashSet<>();
+    private volatile int peakOpen;
+    private volatile int peakWaiting;
+    private volatile int peakBusy;
+    private volatile long evicted;
+    private volatile int open;
+
+    Slots(int maxBusy) {
+      this.maxBusy = maxBusy;
+      this.maxWaiting = waitingCapacity(maxBusy);
+    }
+
+    void accepted(Channel ch) {
+      if (waiting.size() >= maxWaiting) {
+        java.util.Iterator<Channel> oldest = waiting.iterator();
+        Channel victim = oldest.next();
+        oldest.remove();
+        evicted++;
+        victim.close();
+      }
+      waiting.add(ch);
+      ch.closeFuture().addListener(f -> closed(ch));
+      update();
+    }
+
+    /** The request line (or, at the latest, the whole request) is in. */
+    void requestLineIn(Channel ch) {
+      if (busy.size() < maxBusy && waiting.remove(ch)) {
+        busy.add(ch);
+        update();
+      }
+    }
+
+    private void closed(Channel ch) {
+      if (!waiting.remove(ch)) {
+        busy.remove(ch);
+      }
+      update();
+    }
+
+    private void update() {
+      open = waiting.size() + busy.size();
+      peakOpen = Math.max(peakOpen, open);
+      peakWaiting = Math.max(peakWaiting, waiting.size());
+      peakBusy = Math.max(peakBusy, busy.size());
+    }
+
+    /** Connections open now. */
+    int open() {
+      return open;
+    }
+
+    int peakOpen() {
+      return peakOpen;
+    }
+
+    int peakWaiting() {
+      return peakWaiting;
+    }
+
+    int peakBusy() {
+      return peakBusy;
+    }
+
+    /** Waiting connections closed for newcomers. */
+    long evicted() {
+      return evicted;
+    }
+  }
+
+  /**
+   * Marks its connection busy once the request line is in (the first LF), then leaves the
+   * pipeline. Sees every byte before the HTTP decoder, which reports nothing until the headers
+   * end.
+   */
+  private static final class RequestLineWatch extends io.netty.channel.ChannelInboundHandlerAdapter {
+    private final Slots slots;
+
+    RequestLineWatch(Slots slots) {
+      this.slots = slots;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      boolean lineIn =
+          msg instanceof ByteBuf buf
+              && buf.indexOf(buf.readerIndex(), buf.writerIndex(), (byte) '\n') >= 0;
+      if (lineIn) {
+        slots.requestLineIn(ctx.channel());
+      }
+      ctx.fireChannelRead(msg);
+      if (lineIn && !ctx.isRemoved()) {
+        ctx.pipeline().remove(this);
+      }
+    }
+  }
+
   /** What each path answers. */
   private static final class Endpoints {
     final WireProxy proxy;
@@ -333,11 +487,11 @@ final class AdminServer implements AutoCloseable {
     private final int timeoutMillis;
     private ScheduledFuture<?> deadline;
     private boolean answered;
-    private final java.util.Deque<Channel> waiting;
+    private final Slots slots;
 
     Request(Endpoints endpoints, Set<String> hosts, byte[] token, boolean metricsOnly, int timeout,
-        java.util.Deque<Channel> waiting) {
-      this.waiting = waiting;
+        Slots slots) {
+      this.slots = slots;
       this.endpoints = endpoints;
       this.hosts = hosts;
       this.token = token;
@@ -367,7 +521,7 @@ final class AdminServer implements AutoCloseable {
         return; // one request per connection; pipelined extras are ignored
       }
       answered = true;
-      waiting.remove(ctx.channel()); // its request is in: no longer evictable
+      slots.requestLineIn(ctx.channel()); // its request is in: no longer evictable, if room
       deadline.cancel(false); // the request is in; a slow reader is the WriteTimeoutHandler's
       ctx.channel().config().setAutoRead(false);
       if (!req.decoderResult().isSuccess()) {

@@ -19,7 +19,11 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
   private final ProxyStats stats;
   private final List<ByteBuf> out = new ArrayList<>(4);
 
-  BackendHandler(Channel inbound, SessionTracker tracker, ProxyStats stats) {
+  /** Given back once the server's OK logs the client in (null once given back, or in tests). */
+  private PreloginSlot prelogin;
+
+  BackendHandler(Channel inbound, SessionTracker tracker, ProxyStats stats, PreloginSlot prelogin) {
+    this.prelogin = prelogin;
     this.inbound = inbound;
     this.tracker = tracker;
     this.stats = stats;
@@ -62,6 +66,10 @@ final class BackendHandler extends ChannelInboundHandlerAdapter {
       return;
     } finally {
       in.release();
+    }
+    if (prelogin != null && tracker.inCommandPhase()) {
+      prelogin.release(); // logged in: no longer counts against --max-prelogin-*
+      prelogin = null;
     }
     Channels.forward(out, inbound, ctx.channel());
   }

@@ -33,8 +33,12 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
    */
   private List<ByteBuf> backlog;
 
-  FrontendHandler(ProxyContext context) {
+  /** This client's place among those not logged in yet; given back at login or close. */
+  private final PreloginSlot prelogin;
+
+  FrontendHandler(ProxyContext context, PreloginSlot prelogin) {
     this.context = context;
+    this.prelogin = prelogin;
   }
 
   @Override
@@ -70,7 +74,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             .option(ChannelOption.TCP_NODELAY, true)
             .option(ChannelOption.SO_KEEPALIVE, true)
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, context.config.connectTimeoutMillis())
-            .handler(new BackendHandler(inbound, tracker, context.stats));
+            .handler(new BackendHandler(inbound, tracker, context.stats, prelogin));
     backend =
         b.connect(context.config.upstreamHost(), context.config.upstreamPort())
             .addListener(

@@ -11,6 +11,8 @@ final class ProxyContext {
   final ProfileRecorder recorder;
   final Transport transport;
   final ProxyStats stats = new ProxyStats();
+  /** Clients not logged in yet, in total and per source (--max-prelogin-*). */
+  final PreloginLimiter prelogin;
   /** Traffic capture to a file (off unless configured). */
   final ProxyCapture capture;
   private volatile String instance;
@@ -24,6 +26,10 @@ final class ProxyContext {
     this.instance = config.listenHost() + ":" + config.listenPort();
     this.capture = new ProxyCapture(config.capture(), config.limits(),
         config.upstreamHost() + ":" + config.upstreamPort());
+    ProxyLimits limits = config.limits();
+    this.prelogin =
+        new PreloginLimiter(
+            Math.min(limits.maxPrelogin(), limits.maxConnections()), limits.maxPreloginPerSource());
   }
 
   /** Names the proxy instance by its bound address (known only after binding port 0). */

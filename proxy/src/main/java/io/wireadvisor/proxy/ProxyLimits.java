@@ -27,6 +27,18 @@ public final class ProxyLimits {
   public static final long DEFAULT_STATEMENT_BYTES_PER_CONNECTION = 1L << 20;
   /** Default {@code --max-statement-bytes-total}: across every connection. */
   public static final long DEFAULT_STATEMENT_BYTES_TOTAL = 64L << 20;
+  /**
+   * Default {@code --max-prelogin-connections}: clients connected but not logged in yet, from
+   * every source together. Each holds an upstream connection (the greeting comes from the
+   * server), so this is also what stalled clients can take of the server's {@code
+   * max_connections} (MySQL's default is 151).
+   */
+  public static final int DEFAULT_MAX_PRELOGIN_CONNECTIONS = 128;
+  /**
+   * Default {@code --max-prelogin-per-source}: clients not logged in yet from one address (an
+   * IPv6 address counts by its /64).
+   */
+  public static final int DEFAULT_MAX_PRELOGIN_PER_SOURCE = 32;
   /** Default {@code --admin-timeout}: an admin request must arrive whole this fast. */
   public static final int DEFAULT_ADMIN_TIMEOUT_MILLIS = 5_000;
   /** Default {@code --admin-max-connections}. */
@@ -36,7 +48,8 @@ public final class ProxyLimits {
       new ProxyLimits(
           DEFAULT_HANDSHAKE_TIMEOUT_MILLIS, 0, DEFAULT_MAX_CONNECTIONS,
           DEFAULT_STATEMENT_BYTES_PER_CONNECTION, DEFAULT_STATEMENT_BYTES_TOTAL,
-          DEFAULT_ADMIN_TIMEOUT_MILLIS, DEFAULT_ADMIN_MAX_CONNECTIONS, null, List.of(), null, -1);
+          DEFAULT_ADMIN_TIMEOUT_MILLIS, DEFAULT_ADMIN_MAX_CONNECTIONS, null, List.of(), null, -1,
+          DEFAULT_MAX_PRELOGIN_CONNECTIONS, DEFAULT_MAX_PRELOGIN_PER_SOURCE);
 
   private final int handshakeTimeoutMillis;
   private final int idleTimeoutMillis;
@@ -49,6 +62,8 @@ public final class ProxyLimits {
   private final List<String> adminHosts;
   private final String metricsHost;
   private final int metricsPort;
+  private final int maxPrelogin;
+  private final int maxPreloginPerSource;
 
   private ProxyLimits(
       int handshakeTimeoutMillis,
@@ -61,7 +76,11 @@ public final class ProxyLimits {
       String adminToken,
       List<String> adminHosts,
       String metricsHost,
-      int metricsPort) {
+      int metricsPort,
+      int maxPrelogin,
+      int maxPreloginPerSource) {
+    this.maxPrelogin = atLeast(maxPrelogin, 1, "max pre-login connections");
+    this.maxPreloginPerSource = atLeast(maxPreloginPerSource, 1, "max pre-login connections per source");
     this.handshakeTimeoutMillis = atLeast(handshakeTimeoutMillis, 0, "handshake timeout");
     this.idleTimeoutMillis = atLeast(idleTimeoutMillis, 0, "idle timeout");
     this.maxConnections = atLeast(maxConnections, 1, "max connections");
@@ -96,63 +115,84 @@ public final class ProxyLimits {
   public ProxyLimits withHandshakeTimeoutMillis(int millis) {
     return new ProxyLimits(millis, idleTimeoutMillis, maxConnections, statementBytesPerConnection,
         statementBytesTotal, adminTimeoutMillis, adminMaxConnections, adminToken, adminHosts,
-        metricsHost, metricsPort);
+        metricsHost, metricsPort, maxPrelogin, maxPreloginPerSource);
   }
 
   /** A logged-in client with no command in flight and no bytes this long is closed; 0 = never. */
   public ProxyLimits withIdleTimeoutMillis(int millis) {
     return new ProxyLimits(handshakeTimeoutMillis, millis, maxConnections,
         statementBytesPerConnection, statementBytesTotal, adminTimeoutMillis, adminMaxConnections,
-        adminToken, adminHosts, metricsHost, metricsPort);
+        adminToken, adminHosts, metricsHost, metricsPort, maxPrelogin, maxPreloginPerSource);
   }
 
   /** Client connections open at once; past it a client gets ERR 1040 and is closed. */
   public ProxyLimits withMaxConnections(int max) {
     return new ProxyLimits(handshakeTimeoutMillis, idleTimeoutMillis, max,
         statementBytesPerConnection, statementBytesTotal, adminTimeoutMillis, adminMaxConnections,
-        adminToken, adminHosts, metricsHost, metricsPort);
+        adminToken, adminHosts, metricsHost, metricsPort, maxPrelogin, maxPreloginPerSource);
+  }
+
+  /**
+   * Clients connected but not logged in yet: at most {@code total} at once, and at most {@code
+   * perSource} from one source address; past either a client gets ERR 1040 and no upstream
+   * connection is opened for it.
+   */
+  public ProxyLimits withMaxPrelogin(int total, int perSource) {
+    return new ProxyLimits(handshakeTimeoutMillis, idleTimeoutMillis, maxConnections,
+        statementBytesPerConnection, statementBytesTotal, adminTimeoutMillis, adminMaxConnections,
+        adminToken, adminHosts, metricsHost, metricsPort, total, perSource);
+  }
+
+  /** Clients not logged in yet, all sources together (see {@link #withMaxPrelogin}). */
+  public int maxPrelogin() {
+    return maxPrelogin;
+  }
+
+  /** Clients not logged in yet from one source address (see {@link #withMaxPrelogin}). */
+  public int maxPreloginPerSource() {
+    return maxPreloginPerSource;
   }
 
   /** Bytes of statement-id bookkeeping per connection and in total (see docs/proxy.md). */
   public ProxyLimits withStatementBytes(long perConnection, long total) {
     return new ProxyLimits(handshakeTimeoutMillis, idleTimeoutMillis, maxConnections,
         perConnection, total, adminTimeoutMillis, adminMaxConnections, adminToken, adminHosts,
-        metricsHost, metricsPort);
+        metricsHost, metricsPort, maxPrelogin, maxPreloginPerSource);
   }
 
   /** An admin request must arrive whole, and a connection not idle, this long. */
   public ProxyLimits withAdminTimeoutMillis(int millis) {
     return new ProxyLimits(handshakeTimeoutMillis, idleTimeoutMillis, maxConnections,
         statementBytesPerConnection, statementBytesTotal, millis, adminMaxConnections, adminToken,
-        adminHosts, metricsHost, metricsPort);
+        adminHosts, metricsHost, metricsPort, maxPrelogin, maxPreloginPerSource);
   }
 
   /** Admin connections open at once (each listener); more are closed at once. */
   public ProxyLimits withAdminMaxConnections(int max) {
     return new ProxyLimits(handshakeTimeoutMillis, idleTimeoutMillis, maxConnections,
         statementBytesPerConnection, statementBytesTotal, adminTimeoutMillis, max, adminToken,
-        adminHosts, metricsHost, metricsPort);
+        adminHosts, metricsHost, metricsPort, maxPrelogin, maxPreloginPerSource);
   }
 
   /** A Bearer token every admin request must carry ({@code /health}, {@code /metrics} exempt). */
   public ProxyLimits withAdminToken(String token) {
     return new ProxyLimits(handshakeTimeoutMillis, idleTimeoutMillis, maxConnections,
         statementBytesPerConnection, statementBytesTotal, adminTimeoutMillis, adminMaxConnections,
-        token, adminHosts, metricsHost, metricsPort);
+        token, adminHosts, metricsHost, metricsPort, maxPrelogin, maxPreloginPerSource);
   }
 
   /** Host header values accepted besides the bound address and localhost names. */
   public ProxyLimits withAdminHosts(List<String> hosts) {
     return new ProxyLimits(handshakeTimeoutMillis, idleTimeoutMillis, maxConnections,
         statementBytesPerConnection, statementBytesTotal, adminTimeoutMillis, adminMaxConnections,
-        adminToken, Objects.requireNonNull(hosts), metricsHost, metricsPort);
+        adminToken, Objects.requireNonNull(hosts), metricsHost, metricsPort, maxPrelogin, maxPreloginPerSource);
   }
 
   /** Serves {@code /metrics} and {@code /health} (only) on a listener of their own. */
   public ProxyLimits withMetricsListen(String host, int port) {
     return new ProxyLimits(handshakeTimeoutMillis, idleTimeoutMillis, maxConnections,
         statementBytesPerConnection, statementBytesTotal, adminTimeoutMillis, adminMaxConnections,
-        adminToken, adminHosts, Objects.requireNonNull(host), port);
+        adminToken, adminHosts, Objects.requireNonNull(host), port, maxPrelogin, maxPreloginPerSource);
   }
 
   public int handshakeTimeoutMillis() {

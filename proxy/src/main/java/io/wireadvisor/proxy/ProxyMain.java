@@ -209,16 +209,14 @@ public final class ProxyMain implements Callable<Integer> {
   @Option(
       names = "--max-shape-bytes",
       paramLabel = "BYTES",
-      defaultValue = "" + ProxyLimits.DEFAULT_MAX_SHAPE_BYTES,
-      description = "Bytes (estimated) shapes may hold besides their counters: digest texts, table names, samples; past it new shapes count as 'overflow' (default: ${DEFAULT-VALUE}).")
-  long maxShapeBytes;
+      description = "Bytes (estimated) shapes may hold besides their counters: digest texts, table names, samples; past it new shapes count as 'overflow' (default: " + ProxyLimits.DEFAULT_MAX_SHAPE_BYTES + ", or 1/8 of the heap if less).")
+  Long maxShapeBytes;
 
   @Option(
       names = "--max-text-bytes",
       paramLabel = "BYTES",
-      defaultValue = "" + ProxyLimits.DEFAULT_MAX_TEXT_BYTES,
-      description = "Bytes (estimated) of recently seen SQL texts remembered to skip re-classifying them; forgotten and refilled when full (default: ${DEFAULT-VALUE}).")
-  long maxTextBytes;
+      description = "Bytes (estimated) of recently seen SQL texts remembered to skip re-classifying them; forgotten and refilled when full (default: " + ProxyLimits.DEFAULT_MAX_TEXT_BYTES + ", or 1/16 of the heap if less).")
+  Long maxTextBytes;
 
   // Limits against hostile or broken peers, and admin protection (ProxyLimits).
   @Option(
@@ -238,9 +236,22 @@ public final class ProxyMain implements Callable<Integer> {
   @Option(
       names = "--max-connections",
       paramLabel = "N",
-      defaultValue = "" + ProxyLimits.DEFAULT_MAX_CONNECTIONS,
-      description = "Client connections open at once; past it a client gets ERR 1040 'Too many connections' and is closed. Each uses two file descriptors (default: ${DEFAULT-VALUE}).")
-  int maxConnections;
+      description = "Client connections open at once; past it a client gets ERR 1040 'Too many connections' and is closed. Each uses two file descriptors and up to " + (HeapBudget.CONNECTION_BYTES >> 10) + " KiB of heap; with the process-wide budgets they must fit " + HeapBudget.SHARE_PERCENT + "%% of the heap, else the proxy does not start (default: " + ProxyLimits.DEFAULT_MAX_CONNECTIONS + ", or what fits the heap if less).")
+  Integer maxConnections;
+
+  @Option(
+      names = "--max-prelogin-connections",
+      paramLabel = "N",
+      defaultValue = "" + ProxyLimits.DEFAULT_MAX_PRELOGIN_CONNECTIONS,
+      description = "Clients connected but not logged in yet, at once; past it a client gets ERR 1040 and no upstream connection is opened for it. Each holds an upstream connection until it logs in (default: ${DEFAULT-VALUE}).")
+  int maxPreloginConnections;
+
+  @Option(
+      names = "--max-prelogin-per-source",
+      paramLabel = "N",
+      defaultValue = "" + ProxyLimits.DEFAULT_MAX_PRELOGIN_PER_SOURCE,
+      description = "The same from one client address (an IPv6 address counts by its /64) (default: ${DEFAULT-VALUE}).")
+  int maxPreloginPerSource;
 
   @Option(
       names = "--max-statement-bytes",
@@ -252,9 +263,8 @@ public final class ProxyMain implements Callable<Integer> {
   @Option(
       names = "--max-statement-bytes-total",
       paramLabel = "BYTES",
-      defaultValue = "" + ProxyLimits.DEFAULT_STATEMENT_BYTES_TOTAL,
-      description = "The same, summed over every connection (default: ${DEFAULT-VALUE}).")
-  long maxStatementBytesTotal;
+      description = "The same, summed over every connection (default: " + ProxyLimits.DEFAULT_STATEMENT_BYTES_TOTAL + ", or 1/8 of the heap if less).")
+  Long maxStatementBytesTotal;
 
   @Option(
       names = "--admin-token-file",
@@ -300,6 +310,12 @@ public final class ProxyMain implements Callable<Integer> {
       paramLabel = "FILE",
       description = "Optional properties file with defaults for the options above.")
   Path config;
+
+  /** The heap the limits are checked against (tests replace it). */
+  java.util.function.LongSupplier maxHeap = () -> Runtime.getRuntime().maxMemory();
+
+  /** Limits lowered to fit the heap, said at start-up (set by {@link #toConfig}). */
+  private java.util.List<String> heapNotes = java.util.List.of();
 
   /** Where WIRE_ADVISOR_ADMIN_TOKEN is read from (tests replace it). */
   java.util.function.Function<String, String> environment = System::getenv;
@@ -400,8 +416,55 @@ public final class ProxyMain implements Callable<Integer> {
             + (cfg.cleartextPasswordsAllowed()
                 ? "; passwords MAY cross a plaintext leg in clear (--allow-cleartext-passwords)"
                 : ""));
+    for (String note : heapNotes) {
+      System.err.println("wire-advisor-proxy: lowered to fit the heap: " + note);
+    }
+    for (String warning : exposureWarnings(cfg, proxy.adminPort(), proxy.metricsPort())) {
+      System.err.println("wire-advisor-proxy: WARNING: " + warning);
+    }
     stop.await();
     return 0;
+  }
+
+  /**
+   * Warnings for admin listeners reachable beyond this host without an admin token: {@code --admin}
+   * then serves {@code /profile} and {@code /report} (table names, statement shapes, with
+   * {@code --sample-sql} literals) to anyone who reaches it, {@code --metrics-listen} its counts.
+   */
+  static java.util.List<String> exposureWarnings(ProxyConfig cfg, int adminPort, int metricsPort) {
+    java.util.List<String> warnings = new java.util.ArrayList<>();
+    if (cfg.limits().adminToken() != null) {
+      return warnings;
+    }
+    if (cfg.adminHost() != null && !loopback(cfg.adminHost())) {
+      warnings.add("--admin " + new HostPort(cfg.adminHost(), adminPort) + " is not a"
+          + " loopback address and there is no admin token: anyone who reaches it reads /profile"
+          + " and /report (table names, statement shapes" + (cfg.recorderSettings().sampleSql()
+              ? ", SQL samples with their literals" : "")
+          + "). Bind it to 127.0.0.1, or set --admin-token-file / WIRE_ADVISOR_ADMIN_TOKEN");
+    }
+    if (cfg.limits().metricsHost() != null && !loopback(cfg.limits().metricsHost())) {
+      warnings.add("--metrics-listen " + new HostPort(cfg.limits().metricsHost(), metricsPort)
+          + " is not a loopback address and there is no admin token: anyone who reaches it reads"
+          + " /metrics and /health (counts, no SQL; no token covers these two): restrict who"
+          + " reaches the address");
+    }
+    return warnings;
+  }
+
+  /** True for a loopback address or a name that resolves only to loopback addresses. */
+  static boolean loopback(String host) {
+    try {
+      java.net.InetAddress[] all = java.net.InetAddress.getAllByName(host);
+      for (java.net.InetAddress a : all) {
+        if (!a.isLoopbackAddress()) {
+          return false;
+        }
+      }
+      return all.length > 0;
+    } catch (java.net.UnknownHostException e) {
+      return false;
+    }
   }
 
   ProxyConfig toConfig() {
@@ -416,6 +479,11 @@ public final class ProxyMain implements Callable<Integer> {
     if (maxShapes < 2) {
       throw new IllegalArgumentException("--max-shapes must be at least 2, was " + maxShapes);
     }
+    HeapBudget.Plan plan =
+        HeapBudget.plan(
+            maxHeap.getAsLong(), maxConnections, maxStatementBytesTotal, maxShapeBytes,
+            maxTextBytes);
+    heapNotes = plan.notes();
     ProxyConfig cfg =
         ProxyConfig.of(l.host(), l.port(), u.host(), u.port())
             .withConnectTimeoutMillis(connectTimeoutMillis)
@@ -423,7 +491,7 @@ public final class ProxyMain implements Callable<Integer> {
             .withTransport(transport)
             .withRecorderSettings(
                 RecorderSettings.defaults()
-                    .withMaxBytes(maxTextBytes, maxShapeBytes)
+                    .withMaxBytes(plan.textBytes(), plan.shapeBytes())
                     .withMaxShapes(maxShapes)
                     .withSampleSql(sampleSql));
     if ((tlsCert == null) != (tlsKey == null)) {
@@ -445,7 +513,7 @@ public final class ProxyMain implements Callable<Integer> {
       HostPort a = HostPort.parse(admin, "127.0.0.1");
       cfg = cfg.withAdmin(a.host(), a.port());
     }
-    cfg = cfg.withLimits(toLimits());
+    cfg = cfg.withLimits(toLimits(plan));
     if (captureDir != null && !java.nio.file.Files.isDirectory(captureDir)) {
       throw new IllegalArgumentException("--capture-dir " + captureDir + " is not a directory");
     }
@@ -460,13 +528,14 @@ public final class ProxyMain implements Callable<Integer> {
   }
 
   /** The limits and admin protection from the options (and WIRE_ADVISOR_ADMIN_TOKEN). */
-  ProxyLimits toLimits() {
+  ProxyLimits toLimits(HeapBudget.Plan plan) {
     ProxyLimits limits =
         ProxyLimits.defaults()
             .withHandshakeTimeoutMillis(handshakeTimeoutMillis)
             .withIdleTimeoutMillis(idleTimeoutMillis)
-            .withMaxConnections(maxConnections)
-            .withStatementBytes(maxStatementBytes, maxStatementBytesTotal)
+            .withMaxConnections(plan.maxConnections())
+            .withMaxPrelogin(maxPreloginConnections, maxPreloginPerSource)
+            .withStatementBytes(maxStatementBytes, plan.statementBytesTotal())
             .withAdminTimeoutMillis(adminTimeoutMillis)
             .withAdminMaxConnections(adminMaxConnections)
             .withAdminHosts(adminAllowHosts == null ? java.util.List.of() : adminAllowHosts);
@@ -540,7 +609,7 @@ public final class ProxyMain implements Callable<Integer> {
           "max-statement-bytes-total", "admin-token-file", "admin-token", "admin-allow-host",
           "admin-timeout", "admin-max-connections", "metrics-listen",
           "max-shape-bytes", "max-text-bytes", "allow-plaintext-upstream-passwords",
-          "allow-cleartext-passwords");
+          "allow-cleartext-passwords", "max-prelogin-connections", "max-prelogin-per-source");
 
   /** Reports the proxy's version for {@code --version}. */
   static final class Version implements CommandLine.IVersionProvider {

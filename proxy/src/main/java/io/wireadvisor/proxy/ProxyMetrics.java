@@ -52,6 +52,22 @@ final class ProxyMetrics {
         .baseUnit("bytes")
         .strongReference(true)
         .register(registry);
+    for (String limit : new String[] {"total", "source"}) {
+      FunctionCounter.builder(
+              "wireadvisor.proxy.prelogin.refused",
+              limit.equals("total") ? s.preloginRefusedTotal : s.preloginRefusedSource,
+              LongAdder::doubleValue)
+          .description(
+              "Clients refused with ERR 1040 because too many clients were not logged in yet:"
+                  + " limit=total past --max-prelogin-connections, limit=source past"
+                  + " --max-prelogin-per-source from their address")
+          .tag("limit", limit)
+          .register(registry);
+    }
+    Gauge.builder("wireadvisor.proxy.prelogin.connections", proxy.prelogin(), PreloginLimiter::total)
+        .description("Client connections not logged in yet")
+        .strongReference(true)
+        .register(registry);
     Gauge.builder("wireadvisor.proxy.client.connections", s.clientConnections, AtomicInteger::get)
         .description("Client connections open now")
         .strongReference(true)

@@ -31,6 +31,10 @@ final class ProxyStats {
   final LongAdder idleTimeouts = new LongAdder();
   /** Clients refused with ERR 1040 because --max-connections were open. */
   final LongAdder connectionsRefused = new LongAdder();
+  /** Clients refused with ERR 1040 because --max-prelogin-connections were not logged in yet. */
+  final LongAdder preloginRefusedTotal = new LongAdder();
+  /** Clients refused with ERR 1040 because --max-prelogin-per-source from theirs were not logged in yet. */
+  final LongAdder preloginRefusedSource = new LongAdder();
   /** Clients admitted and not yet closed (the --max-connections gate). */
   final AtomicInteger admitted = new AtomicInteger();
   /**

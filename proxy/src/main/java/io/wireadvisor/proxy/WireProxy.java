@@ -67,13 +67,32 @@ public final class WireProxy implements AutoCloseable {
                         return;
                       }
                       ch.closeFuture().addListener(f -> context.stats.admitted.decrementAndGet());
+                      // Clients not logged in yet, in total and per source: each holds an
+                      // upstream connection until it logs in (see PreloginLimiter).
+                      InetSocketAddress remote = ch.remoteAddress();
+                      if (remote == null) {
+                        ch.close(); // reset before it was set up: nothing to serve
+                        return;
+                      }
+                      java.net.InetAddress source = remote.getAddress();
+                      PreloginLimiter.Refusal refusal = context.prelogin.tryAcquire(source);
+                      if (refusal != null) {
+                        (refusal == PreloginLimiter.Refusal.TOTAL
+                                ? context.stats.preloginRefusedTotal
+                                : context.stats.preloginRefusedSource)
+                            .increment();
+                        ch.pipeline().addLast(TooManyConnections.INSTANCE);
+                        return;
+                      }
+                      PreloginSlot slot = new PreloginSlot(context.prelogin, source);
+                      ch.closeFuture().addListener(f -> slot.release());
                       if (limits.idleTimeoutMillis() > 0) {
                         ch.pipeline()
                             .addLast(
                                 new IdleStateHandler(
                                     0, 0, limits.idleTimeoutMillis(), TimeUnit.MILLISECONDS));
                       }
-                      ch.pipeline().addLast(new FrontendHandler(context));
+                      ch.pipeline().addLast(new FrontendHandler(context, slot));
                     }
                   });
       bound = b.bind(config.listenHost(), config.listenPort()).sync().channel();
@@ -128,6 +147,11 @@ public final class WireProxy implements AutoCloseable {
     return admin == null ? -1 : admin.port();
   }
 
+  /** The admin endpoint, or null when it is off. */
+  AdminServer admin() {
+    return admin;
+  }
+
   /** The metrics-only listener's port ({@code --metrics-listen}), or -1 when there is none. */
   public int metricsPort() {
     return admin == null ? -1 : admin.metricsPort();
@@ -170,6 +194,11 @@ public final class WireProxy implements AutoCloseable {
   /** Client connections closed because they broke the protocol. */
   public long clientProtocolErrors() {
     return context.stats.clientProtocolErrors.sum();
+  }
+
+  /** Clients not logged in yet (--max-prelogin-connections, --max-prelogin-per-source). */
+  PreloginLimiter prelogin() {
+    return context.prelogin;
   }
 
   ProxyStats stats() {

@@ -48,7 +48,12 @@ class HostileClientsIT {
     ProxyConfig config =
         ProxyConfig.of("127.0.0.1", 0, server.host(), server.port())
             .withAdmin("127.0.0.1", 0)
-            .withLimits(ProxyLimits.defaults().withHandshakeTimeoutMillis(60_000));
+            // What stalled clients cost once let in: the pre-login limits, which would turn
+            // most of them away from one address (PreloginLimitIT), are opened wide here.
+            .withLimits(
+                ProxyLimits.defaults()
+                    .withHandshakeTimeoutMillis(60_000)
+                    .withMaxPrelogin(5000, 5000));
     List<Socket> sockets = new ArrayList<>();
     AtomicBoolean dripping = new AtomicBoolean(true);
     Thread drip = null;
@@ -59,7 +64,8 @@ class HostileClientsIT {
                     .withLimits(
                         ProxyLimits.defaults()
                             .withHandshakeTimeoutMillis(60_000)
-                            .withMaxConnections(5000)));
+                            .withMaxConnections(5000)
+                            .withMaxPrelogin(5000, 5000)));
         ProxiedServer p = ProxiedServer.start(server, config)) {
       try (Connection warm = p.connect(db, "")) {
         warm.createStatement().execute("SELECT 1"); // classes loaded before the baseline

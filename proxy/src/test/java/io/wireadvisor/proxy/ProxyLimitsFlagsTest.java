@@ -22,7 +22,7 @@ class ProxyLimitsFlagsTest {
     "--handshake-timeout", "--idle-timeout", "--max-connections", "--max-statement-bytes",
     "--max-statement-bytes-total", "--admin-token-file", "--admin-token", "--admin-allow-host",
     "--admin-timeout", "--admin-max-connections", "--metrics-listen", "--max-shape-bytes",
-    "--max-text-bytes"
+    "--max-text-bytes", "--max-prelogin-connections", "--max-prelogin-per-source"
   };
 
   @AfterEach
@@ -44,6 +44,7 @@ class ProxyLimitsFlagsTest {
   void defaultsAreTheDocumentedOnes() {
     ProxyMain main = new ProxyMain();
     main.environment = name -> null;
+    main.maxHeap = () -> 1L << 30; // the launcher's heap: every default fits (HeapBudgetTest)
     new CommandLine(main).parseArgs("--upstream", "db:4000");
     ProxyLimits l = main.toConfig().limits();
     assertThat(l.handshakeTimeoutMillis()).isEqualTo(10_000);
@@ -51,6 +52,8 @@ class ProxyLimitsFlagsTest {
     assertThat(l.maxConnections()).isEqualTo(2048);
     assertThat(l.statementBytesPerConnection()).isEqualTo(1L << 20);
     assertThat(l.statementBytesTotal()).isEqualTo(64L << 20);
+    assertThat(l.maxPrelogin()).isEqualTo(128);
+    assertThat(l.maxPreloginPerSource()).isEqualTo(32);
     assertThat(l.adminToken()).isNull();
     assertThat(l.metricsHost()).isNull();
     assertThat(main.toConfig().recorderSettings().maxTextBytes()).isEqualTo(32L << 20);
@@ -67,7 +70,8 @@ class ProxyLimitsFlagsTest {
         "max-connections=12", "max-statement-bytes=4096", "max-statement-bytes-total=8192",
         "admin-token-file=" + token, "admin-allow-host=proxy.internal,other.internal",
         "admin-timeout=700", "admin-max-connections=3", "metrics-listen=0.0.0.0:9092",
-        "max-shape-bytes=100000", "max-text-bytes=200000", ""));
+        "max-shape-bytes=100000", "max-text-bytes=200000", "max-prelogin-connections=9",
+        "max-prelogin-per-source=4", ""));
     ProxyMain main = new ProxyMain();
     main.environment = name -> "from-env-must-lose";
     CommandLine cl = new CommandLine(main);
@@ -82,6 +86,8 @@ class ProxyLimitsFlagsTest {
     assertThat(l.handshakeTimeoutMillis()).isEqualTo(1500);
     assertThat(l.idleTimeoutMillis()).isEqualTo(60000);
     assertThat(l.maxConnections()).isEqualTo(12);
+    assertThat(l.maxPrelogin()).isEqualTo(9);
+    assertThat(l.maxPreloginPerSource()).isEqualTo(4);
     assertThat(l.statementBytesPerConnection()).isEqualTo(4096);
     assertThat(l.statementBytesTotal()).isEqualTo(8192);
     assertThat(l.adminToken()).isEqualTo("s3cret-from-file");
