@@ -120,7 +120,7 @@ public final class Regression {
    * Wire commands per business statement with each connection's first PREPARE of each shape left
    * out (the sum over connections of distinct prepared shapes), NaN without business statements.
    */
-  static double steadyCommandsPerStatement(TrafficProfile p) {
+  public static double steadyCommandsPerStatement(TrafficProfile p) {
     long statements = applicationStatements(p);
     if (statements == 0) {
       return Double.NaN;
