@@ -117,6 +117,57 @@ class ClientLanguageIT {
   }
 
   @Test
+  void goSqlDriverIsToldInterpolateParamsAndDbPrepare() throws Exception {
+    // src/test/clients/go: go-sql-driver/mysql 1.8.1 (the first to send connection attributes)
+    // with interpolateParams=true, so the ? argument travels inside the text.
+    Path dir = copy("go", "main.go", "go.mod", "go.sum");
+    Path binary = dir.resolve("clientlang");
+    Run build = run(List.of("go", "build", "-mod=mod", "-o", binary.toString(), "."), null, null,
+        dir);
+    Assumptions.assumeTrue(build.exit == 0,
+        "cannot build the Go client (go on the PATH, github.com/go-sql-driver/mysql v1.8.1 in the"
+            + " module cache or from the Go module proxy): " + build.output);
+    try (ProxiedServer p = proxy()) {
+      String db = table("client_go");
+      Run r = run(List.of(binary.toString(), String.valueOf(p.proxy.port()), server.user(), db),
+          null, server.password(), dir);
+      assertThat(r.exit).as(r.output).isZero();
+      String report = report(p, "Go-MySQL-Driver", "go-sql-driver/mysql");
+      assertThat(report).contains("interpolateParams=false").contains("db.Prepare");
+    }
+  }
+
+  @Test
+  void nodeMysql2IsToldExecuteRatherThanQuery() throws Exception {
+    // src/test/clients/node: mysql2 3.24.6, connection.query() with values (formatted into text).
+    Path dir = copy("node", "main.js", "package.json");
+    Run install = run(List.of("npm", "install", "--no-audit", "--no-fund", "--silent"), null, null,
+        dir);
+    Assumptions.assumeTrue(install.exit == 0,
+        "cannot install mysql2 with npm (node and npm on the PATH, the npm registry reachable): "
+            + install.output);
+    try (ProxiedServer p = proxy()) {
+      String db = table("client_node");
+      Run r = run(List.of("node", "main.js", String.valueOf(p.proxy.port()), server.user(), db),
+          null, server.password(), dir);
+      assertThat(r.exit).as(r.output).isZero();
+      String report = report(p, "Node-MySQL-2", "Node.js mysql2");
+      assertThat(report).contains("connection.execute(sql, values)");
+    }
+  }
+
+  /** The client's sources copied to target/client-language-it/{@code name} (built there). */
+  private static Path copy(String name, String... files) throws IOException {
+    Path dir = Path.of("target", "client-language-it", name).toAbsolutePath();
+    Files.createDirectories(dir);
+    for (String f : files) {
+      Files.copy(Path.of("src", "test", "clients", name, f), dir.resolve(f),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+    return dir;
+  }
+
+  @Test
   void connectorJStillGetsItsJdbcLines() throws Exception {
     try (ProxiedServer p = proxy()) {
       String db = table("client_cj");
@@ -198,7 +249,15 @@ class ClientLanguageIT {
   /** Runs a process with {@code input} on stdin and the password in MYSQL_PWD / WA_PW. */
   private static Run run(List<String> command, String input, String password)
       throws InterruptedException {
+    return run(command, input, password, null);
+  }
+
+  private static Run run(List<String> command, String input, String password, Path dir)
+      throws InterruptedException {
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    if (dir != null) {
+      pb.directory(dir.toFile());
+    }
     if (password != null) {
       pb.environment().put("MYSQL_PWD", password);
       pb.environment().put("WA_PW", password);
@@ -211,7 +270,7 @@ class ClientLanguageIT {
         }
       }
       byte[] out = proc.getInputStream().readAllBytes();
-      if (!proc.waitFor(120, TimeUnit.SECONDS)) {
+      if (!proc.waitFor(300, TimeUnit.SECONDS)) {
         proc.destroyForcibly();
         return new Run(-1, "timed out");
       }
