@@ -193,8 +193,10 @@ final class ClientSpeech {
         b.sql("SET GLOBAL tidb_enable_non_prepared_plan_cache = ON;");
         b.note("Server side, whatever the client: tidb_enable_non_prepared_plan_cache (TiDB v7.0+)"
             + " caches plans of text statements too, but only simple ones (e.g. no subqueries,"
-            + " window functions or partitioned tables, at most 200 parameters), and every text"
-            + " is still parsed; check PLAN_IN_CACHE in STATEMENTS_SUMMARY.");
+            + " window functions or partitioned tables, at most 200 parameters; primary-key"
+            + " point lookups take TiDB's point-get path instead), and every text is still"
+            + " parsed; check PLAN_IN_CACHE in STATEMENTS_SUMMARY, or SELECT"
+            + " @@last_plan_from_cache after a statement.");
       } else {
         b.note("Server side: TiDB before v7.0 caches no plans of text statements; the change is in"
             + " the client.");
