@@ -187,6 +187,28 @@ class ClientLanguageIT {
     }
   }
 
+  @Test
+  void connectorJWithoutConnectionAttributesIsAnUnknownClient() throws Exception {
+    // useConfigs=maxPerformance sets connectionAttributes=none: no attributes, no name, no JDBC
+    // lines; an explicit connectionAttributes wins over the bundle (what the replayer sets).
+    try (ProxiedServer p = proxy()) {
+      String db = table("client_cj_none");
+      try (Connection c = p.connect(db, "useConfigs=maxPerformance")) {
+        c.createStatement().executeQuery("SELECT 1").close();
+      }
+      try (Connection c = p.connect(db,
+          "useConfigs=maxPerformance&connectionAttributes=program_name:wire-advisor-replay")) {
+        c.createStatement().executeQuery("SELECT 1").close();
+      }
+      FaultsIT.waitFor(p.proxy::clientConnections, 0);
+      assertThat(p.proxy.profile().sources())
+          .extracting(Source::driverName, s -> s.property("program_name"))
+          .containsExactlyInAnyOrder(
+              org.assertj.core.groups.Tuple.tuple(null, null),
+              org.assertj.core.groups.Tuple.tuple("MySQL Connector/J", "wire-advisor-replay"));
+    }
+  }
+
   private ProxiedServer proxy() throws IOException, InterruptedException {
     return ProxiedServer.start(server,
         ProxyConfig.of("127.0.0.1", 0, server.host(), server.port()).withAdmin("127.0.0.1", 0));

@@ -112,6 +112,10 @@ public final class Replayer {
     // The replay's own leg to the in-process proxy is loopback; the proxy speaks to the server.
     h.addDataSourceProperty("sslMode", "DISABLED");
     h.addDataSourceProperty("allowPublicKeyRetrieval", "false");
+    // The proxy names a connection's client by its connection attributes, and the advisor speaks
+    // JDBC only to clients named so: keep them on even where the configuration (e.g.
+    // useConfigs=maxPerformance) turns them off. They travel in the login packet only.
+    h.addDataSourceProperty("connectionAttributes", "program_name:wire-advisor-replay");
     return h;
   }
 
