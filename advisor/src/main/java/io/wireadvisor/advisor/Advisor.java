@@ -58,12 +58,14 @@ public final class Advisor {
     }
     Estimates estimates = new Estimates(profile, server);
     List<Recommendation> ranked = estimates.ranked(recommendations);
+    Outlook outlook = estimates.outlook(ranked, server);
     List<ErrorLine> errors = ErrorLine.of(profile);
     return new Analysis(
         ProfileSummary.of(profile),
         server == null ? null : server.describe(),
-        ranked,
-        estimates.outlook(ranked, server),
+        // Estimated as the rules wrote them, then told to the clients that sent the traffic.
+        ClientSpeech.tell(ranked, profile),
+        outlook,
         estimates.topStatements(server),
         withheld,
         estimates.commandLatency(),

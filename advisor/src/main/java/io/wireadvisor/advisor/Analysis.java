@@ -148,6 +148,11 @@ public final class Analysis {
       for (String n : c.notes()) {
         b.note(n);
       }
+      for (Map.Entry<String, List<String>> e : c.clients().entrySet()) {
+        for (String line : e.getValue()) {
+          b.client(e.getKey(), line);
+        }
+      }
     }
     return b.build();
   }

@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * The exact change a recommendation asks for: Connector/J properties (as URL parameters and as
- * HikariCP {@code dataSourceProperties}), pool settings, and SQL statements to run on the server.
+ * HikariCP {@code dataSourceProperties}), pool settings, SQL statements to run on the server, and,
+ * for traffic from other clients, what to do in each client's own terms ({@link #clients()}).
  */
 public final class Change {
   private final Map<String, String> jdbcProperties;
@@ -18,6 +19,7 @@ public final class Change {
   private final Map<String, String> hibernateProperties;
   private final List<String> sql;
   private final List<String> notes;
+  private final Map<String, List<String>> clients;
 
   private Change(Builder b) {
     this.jdbcProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.jdbcProperties));
@@ -26,6 +28,11 @@ public final class Change {
         Collections.unmodifiableMap(new LinkedHashMap<>(b.hibernateProperties));
     this.sql = Collections.unmodifiableList(new ArrayList<>(b.sql));
     this.notes = Collections.unmodifiableList(new ArrayList<>(b.notes));
+    Map<String, List<String>> c = new LinkedHashMap<>();
+    for (Map.Entry<String, List<String>> e : b.clients.entrySet()) {
+      c.put(e.getKey(), Collections.unmodifiableList(new ArrayList<>(e.getValue())));
+    }
+    this.clients = Collections.unmodifiableMap(c);
   }
 
   public static Builder builder() {
@@ -60,6 +67,14 @@ public final class Change {
     return notes;
   }
 
+  /**
+   * What to do per client, in its own terms: the client's label ({@code PyMySQL (pymysql
+   * 1.2.4)}) to its lines, in order; empty when the traffic came from JDBC clients only.
+   */
+  public Map<String, List<String>> clients() {
+    return clients;
+  }
+
   /** {@code a=1&b=2}: append to the JDBC URL; empty when there are no properties. */
   public String urlParameters() {
     return urlParameters(jdbcProperties);
@@ -92,6 +107,7 @@ public final class Change {
     private final Map<String, String> hibernateProperties = new LinkedHashMap<>();
     private final List<String> sql = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private final Map<String, List<String>> clients = new LinkedHashMap<>();
 
     public Builder jdbc(JdbcProperty property, String value) {
       return jdbc(property.key(), value);
@@ -119,6 +135,19 @@ public final class Change {
 
     public Builder note(String note) {
       notes.add(note);
+      return this;
+    }
+
+    /** A line for one client ({@code label}), after the ones it already has. */
+    public Builder client(String label, String line) {
+      List<String> lines = clients.get(label);
+      if (lines == null) {
+        lines = new ArrayList<>();
+        clients.put(label, lines);
+      }
+      if (!lines.contains(line)) {
+        lines.add(line);
+      }
       return this;
     }
 

@@ -47,6 +47,9 @@ public final class JdbcSettings {
   private JdbcSettings(TrafficProfile profile) {
     String driver = null;
     for (Source s : profile.sources()) {
+      if (Source.PROXY.equals(s.collector())) {
+        continue; // a proxy sees no JDBC properties: its sources hold connection attributes
+      }
       if (!s.properties().isEmpty()) {
         Map<String, String> lower = new HashMap<>();
         for (Map.Entry<String, String> e : s.properties().entrySet()) {

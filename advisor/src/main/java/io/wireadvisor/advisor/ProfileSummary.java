@@ -51,8 +51,10 @@ public final class ProfileSummary {
         sb.append(' ').append(src.instance());
       }
       if (src.driverName() != null || src.driverVersion() != null) {
-        sb.append(", ").append(src.driverName() == null ? "driver" : src.driverName()).append(' ')
-            .append(src.driverVersion() == null ? "" : src.driverVersion());
+        sb.append(", ").append(src.driverName() == null ? "driver" : src.driverName());
+        if (src.driverVersion() != null) {
+          sb.append(' ').append(src.driverVersion());
+        }
       }
       if (src.serverVersion() != null) {
         sb.append(", server ").append(src.serverVersion());

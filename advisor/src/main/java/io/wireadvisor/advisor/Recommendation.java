@@ -93,6 +93,21 @@ public final class Recommendation {
     return b.build();
   }
 
+  /** This recommendation told in other words (same id, severity, expectations and saving). */
+  Recommendation retold(
+      String title, List<String> evidence, Change change, String expectedEffect, String risk,
+      String verify) {
+    Builder b = new Builder(id, title, severity);
+    b.evidence.addAll(evidence);
+    b.change = change;
+    b.expectedEffect = expectedEffect;
+    b.risk = risk;
+    b.verify = verify;
+    b.expectations.addAll(expectations);
+    b.saving = saving;
+    return b.build();
+  }
+
   @Override
   public String toString() {
     return id + " (" + severity + "): " + title;

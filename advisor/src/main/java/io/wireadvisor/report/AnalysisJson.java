@@ -210,7 +210,18 @@ public final class AnalysisJson {
     strings(all.putArray("hibernate"), c.hibernate);
     strings(all.putArray("sql"), c.sql);
     strings(all.putArray("notes"), c.notes);
+    clients(all, c.clients);
     return root;
+  }
+
+  /** {@code "clients": [{"client": label, "lines": [...]}, ...]}, in order. */
+  private static void clients(ObjectNode o, Map<String, java.util.List<String>> clients) {
+    ArrayNode array = o.putArray("clients");
+    for (Map.Entry<String, java.util.List<String>> e : clients.entrySet()) {
+      ObjectNode client = array.addObject();
+      client.put("client", e.getKey());
+      strings(client.putArray("lines"), e.getValue());
+    }
   }
 
   private static void strings(ArrayNode array, java.util.List<String> values) {
@@ -272,6 +283,7 @@ public final class AnalysisJson {
     for (String s : c.notes()) {
       notes.add(s);
     }
+    clients(o, c.clients());
     return o;
   }
 

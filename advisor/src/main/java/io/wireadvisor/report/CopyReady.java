@@ -23,6 +23,8 @@ final class CopyReady {
   final List<String> hibernate = new ArrayList<>();
   final List<String> sql;
   final List<String> notes = new ArrayList<>();
+  /** Per client (other than JDBC ones), what to do in its own terms: label to lines. */
+  final Map<String, List<String>> clients;
   final boolean urlKnown;
 
   private CopyReady(Analysis a) {
@@ -56,6 +58,7 @@ final class CopyReady {
     }
     sql = c.sql();
     notes.addAll(c.notes());
+    clients = c.clients();
   }
 
   static CopyReady of(Analysis a) {
@@ -63,7 +66,8 @@ final class CopyReady {
   }
 
   boolean isEmpty() {
-    return urls.isEmpty() && hikari.isEmpty() && hibernate.isEmpty() && sql.isEmpty();
+    return urls.isEmpty() && hikari.isEmpty() && hibernate.isEmpty() && sql.isEmpty()
+        && clients.isEmpty();
   }
 
   /** {@code maximumPoolSize} → {@code maximum-pool-size}: Spring Boot's relaxed binding form. */

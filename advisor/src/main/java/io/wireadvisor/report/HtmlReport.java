@@ -271,6 +271,17 @@ final class HtmlReport {
     return n;
   }
 
+  /** One block per client: "For <client>" and its lines. */
+  private static void clients(StringBuilder sb, Map<String, List<String>> clients) {
+    for (Map.Entry<String, List<String>> e : clients.entrySet()) {
+      sb.append("<p class=\"client\">For ").append(esc(e.getKey())).append("</p><ul>");
+      for (String line : e.getValue()) {
+        sb.append("<li>").append(esc(line)).append("</li>");
+      }
+      sb.append("</ul>\n");
+    }
+  }
+
   private static void changes(StringBuilder sb, Analysis a) {
     CopyReady c = CopyReady.of(a);
     sb.append("<section id=\"changes\"><h2>All changes together</h2>\n");
@@ -278,6 +289,7 @@ final class HtmlReport {
       sb.append("<p>None.</p></section>\n");
       return;
     }
+    clients(sb, c.clients);
     block(sb, "JDBC URL", c.urls);
     block(sb, "HikariCP (properties file or HikariConfig)", c.hikari);
     block(sb, "Hibernate (hibernate.properties or persistence.xml)", c.hibernate);
@@ -320,6 +332,7 @@ final class HtmlReport {
       }
       sb.append("</pre>\n<h4>Change</h4>\n");
       Change ch = r.change();
+      clients(sb, ch.clients());
       if (!ch.jdbcProperties().isEmpty()) {
         sb.append("<p>JDBC URL parameters</p><pre>").append(esc(ch.urlParameters()))
             .append("</pre><p>HikariCP dataSourceProperties</p><pre>");

@@ -428,6 +428,7 @@ public final class Reports {
   }
 
   private static void change(StringBuilder sb, Change c, String indent, String item, String fence) {
+    clients(sb, c.clients(), indent, fence);
     if (!c.jdbcProperties().isEmpty()) {
       sb.append(indent).append("JDBC URL parameters:\n").append(fence);
       sb.append(item).append(c.urlParameters()).append('\n').append(fence);
@@ -467,6 +468,25 @@ public final class Reports {
     }
   }
 
+  /** One block per client ({@link Change#clients()}): "For <client>:" and its lines. */
+  private static void clients(
+      StringBuilder sb, Map<String, List<String>> clients, String indent, String fence) {
+    for (Map.Entry<String, List<String>> e : clients.entrySet()) {
+      sb.append(indent).append(fence.isEmpty() ? "For " : "**For ").append(e.getKey())
+          .append(fence.isEmpty() ? ":\n" : ":**\n");
+      for (String line : e.getValue()) {
+        if (fence.isEmpty()) {
+          wrap(sb, indent + "  - " + line, indent + "    ");
+        } else {
+          sb.append(indent).append("- ").append(line).append('\n');
+        }
+      }
+      if (!fence.isEmpty()) {
+        sb.append('\n');
+      }
+    }
+  }
+
   /** Every JDBC property of every recommendation, in order: one URL to paste. */
   public static Map<String, String> allJdbcProperties(List<Recommendation> recommendations) {
     Map<String, String> all = new LinkedHashMap<>();
@@ -482,6 +502,7 @@ public final class Reports {
       return;
     }
     sb.append(heading);
+    clients(sb, c.clients, "", fence);
     if (!c.urls.isEmpty()) {
       sb.append("JDBC URL:\n").append(fence);
       for (String u : c.urls) {

@@ -327,7 +327,8 @@ public final class ProfileRecorder {
    * snapshot reports them with its own time as their end.
    */
   public void source(Source source) {
-    String key = source.collector() + '|' + source.instance() + '|' + source.driverVersion() + '|'
+    String key = source.collector() + '|' + source.instance() + '|' + source.driverName() + '|'
+        + source.driverVersion() + '|'
         + source.jdbcUrl() + '|' + source.properties() + '|' + source.serverVersion() + '|'
         + source.isolation();
     sources.putIfAbsent(key, source);

@@ -63,6 +63,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             context.config.cleartextPasswordsAllowed());
     ProxyLimits limits = context.config.limits();
     tracker.statementLimits(limits.statementBytesPerConnection(), limits.statementBytesTotal());
+    tracker.clientListener(context::client);
     if (context.capture.enabled()) {
       tracker.capture(new io.wireadvisor.capture.CaptureSession(context.capture));
     }

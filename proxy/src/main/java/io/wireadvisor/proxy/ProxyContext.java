@@ -3,7 +3,7 @@ package io.wireadvisor.proxy;
 import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.Source;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.TreeMap;
 
 /** What every connection of one proxy shares: configuration, recorder, counters. */
 final class ProxyContext {
@@ -17,7 +17,19 @@ final class ProxyContext {
   final ProxyCapture capture;
   private volatile String instance;
   private final long startMillis = System.currentTimeMillis();
-  private final AtomicBoolean sourceKnown = new AtomicBoolean();
+  private volatile String serverVersion;
+  /** Distinct clients seen (their source keys), at most {@link #MAX_CLIENT_SOURCES}. */
+  private final Map<String, Boolean> clients = new java.util.HashMap<>();
+
+  /**
+   * Sources kept per client kind, version and program (each at most {@link
+   * ClientAttributes#KEPT} values of {@link ClientAttributes#MAX_VALUE_CHARS} characters); more
+   * clients count in one source named {@link #OTHER_CLIENTS}.
+   */
+  static final int MAX_CLIENT_SOURCES = 32;
+
+  /** The driver name of the source past {@link #MAX_CLIENT_SOURCES}. */
+  static final String OTHER_CLIENTS = "(other clients)";
 
   ProxyContext(ProxyConfig config, ProfileRecorder recorder, Transport transport) {
     this.config = config;
@@ -42,14 +54,42 @@ final class ProxyContext {
     return instance;
   }
 
-  /** The upstream's version from a greeting: names the profile's source (once). */
+  /** The upstream's version from a greeting: the server version of the profile's sources. */
   void serverVersion(String version) {
     capture.server(version);
-    if (sourceKnown.compareAndSet(false, true)) {
-      recorder.source(
-          new Source(
-              Source.PROXY, WireProxy.VERSION, instance, null, null, version, null, null,
-              Map.of(), startMillis, startMillis));
+    if (serverVersion == null) {
+      serverVersion = version;
     }
+  }
+
+  /**
+   * A client logged in with these connection attributes ({@link ClientAttributes#parse}): the
+   * profile gets a source for its client name and version ({@code driverName}, {@code
+   * driverVersion}) and the other kept attributes ({@code program_name}…, as properties); a
+   * client without attributes gets a source without a driver name.
+   */
+  synchronized void client(Map<String, String> attributes) {
+    Map<String, String> props = new TreeMap<>(attributes);
+    String name = props.remove("_client_name");
+    String version = props.remove("_client_version");
+    String key = name + '\u0000' + version + '\u0000' + props;
+    if (!clients.containsKey(key)) {
+      if (clients.size() >= MAX_CLIENT_SOURCES) {
+        name = OTHER_CLIENTS;
+        version = null;
+        props.clear();
+      } else {
+        clients.putIfAbsent(key, Boolean.TRUE);
+      }
+    }
+    recorder.source(
+        new Source(
+            Source.PROXY, WireProxy.VERSION, instance, name, version, serverVersion, null, null,
+            props, startMillis, startMillis));
+  }
+
+  /** Distinct client sources registered (bounded by {@link #MAX_CLIENT_SOURCES}). */
+  synchronized int clientSources() {
+    return clients.size();
   }
 }

@@ -105,6 +105,8 @@ final class SessionTracker {
   /** The recording rules both collectors share: this tracker only finds the bytes. */
   private final WireSession session;
   private final Consumer<String> serverVersionListener;
+  /** Told the client's kept connection attributes ({@link ClientAttributes}) at its login. */
+  private Consumer<java.util.Map<String, String>> clientListener = attributes -> {};
   private final ProxyStats stats;
 
   private Phase phase = Phase.GREETING;
@@ -312,6 +314,11 @@ final class SessionTracker {
     byte[] b = upstreamSslRequest;
     upstreamSslRequest = null;
     return b;
+  }
+
+  /** Tells {@code listener} the connection attributes each login names (bounded, see there). */
+  void clientListener(Consumer<java.util.Map<String, String>> listener) {
+    this.clientListener = listener;
   }
 
   /** The client's HandshakeResponse (header included) to send upstream under TLS; once. */
@@ -550,6 +557,7 @@ final class SessionTracker {
       login.refuseUnlessChallengeResponse(plugin, "the client's HandshakeResponse names it");
       login.exchange(plugin);
     }
+    clientListener.accept(ClientAttributes.parse(head, length, caps));
     clientCapabilities = caps;
     if (capture != null) {
       capture.schema(LoginGuard.handshakeDatabase(head, length, caps));

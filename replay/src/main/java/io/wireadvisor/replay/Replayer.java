@@ -159,6 +159,10 @@ public final class Replayer {
     // The replay's own leg to the in-process proxy is loopback; the proxy speaks to the server.
     jdbc.setProperty("sslMode", "DISABLED");
     jdbc.setProperty("allowPublicKeyRetrieval", "false");
+    // The proxy names a connection's client by its connection attributes, and the advisor speaks
+    // JDBC only to clients named so: keep them on even where the configuration (e.g.
+    // useConfigs=maxPerformance) turns them off. They travel in the login packet only.
+    jdbc.setProperty("connectionAttributes", "program_name:wire-advisor-replay");
     jdbc.setProperty("user", target.user());
     jdbc.setProperty("password", target.password());
     // Connections of the driver replay runs (the bundled one, or --driver's in a loader of its own).
