@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wireadvisor.advisor.Comparison;
+import io.wireadvisor.advisor.Expectation;
 import io.wireadvisor.advisor.Regression;
 import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.profile.TrafficProfile;
@@ -31,9 +32,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The proxy records no driver version: its {@code /report} tells an application on Connector/J
- * 8.0.33 with the statement cache to upgrade from the traffic alone (a COM_STMT_RESET before each
- * reuse), and says nothing of it for the newest driver.
+ * The proxy's {@code /report} tells an application on Connector/J 8.0.33 with the statement cache to
+ * upgrade (the driver named by its connection attributes, and a COM_STMT_RESET before each reuse
+ * in the traffic), and says nothing of it for the newest driver.
  */
 @RealDatabase
 class DriverResetReportIT {
@@ -127,7 +128,12 @@ class DriverResetReportIT {
     Comparison bad = Comparison.of(oldText.profile(), old.profile(), null);
     Comparison good = Comparison.of(newText.profile(), now.profile(), null);
     System.out.println(Reports.text(bad));
-    assertThat(bad.allMet()).isTrue();
+    // The proxy names the driver from its connection attributes: on 8.0.33 the text baseline is
+    // already told to upgrade first, a promise the cache without the upgrade does not keep.
+    assertThat(bad.items()).anySatisfy(i -> {
+      assertThat(i.outcome().expectation().description()).contains("RESET per EXECUTE");
+      assertThat(i.outcome().status()).isEqualTo(Expectation.Outcome.Status.NOT_MET);
+    });
     assertThat(bad.passed()).isFalse();
     assertThat(bad.regressions()).extracting(Regression::kind)
         .containsExactly(Regression.Kind.COMMANDS_PER_STATEMENT);
