@@ -215,6 +215,9 @@ public final class Hooks {
             return;
           }
           session.sent(shape.classification()); // SET sql_mode=...
+          if (failed) {
+            session.errorReply(); // a SET sql_mode the server refused does not change its mode
+          }
           escapingAfter(session, type, response);
           if (!conn.registered) {
             business(conn, shape);
@@ -287,6 +290,8 @@ public final class Hooks {
     }
     if (response != null && response.length > 0 && response[0] == Replies.OK) {
       session.serverStatus(Replies.okStatusOrUnknown(response, response.length));
+    } else if (response != null && response.length > 0 && (response[0] & 0xFF) == Replies.ERR) {
+      session.errorReply(); // a SET sql_mode the server refused does not change its mode
     }
   }
 

@@ -111,6 +111,8 @@ public final class WireSession {
    * the first reply to a command settles it.
    */
   private Escaping escaping = Escaping.UNKNOWN;
+  /** {@link #escaping} came from a SET this connection sent, not yet confirmed by a reply's flags. */
+  private boolean escapingGuessed;
 
   /**
    * @param recorder where this session counts (see {@link #bindTo} for a recorder that changes)
@@ -172,6 +174,7 @@ public final class WireSession {
   /** The collector learned the mode otherwise (the agent: the driver's {@code sql_mode} at connect). */
   public void escaping(Escaping mode) {
     this.escaping = mode == null ? Escaping.UNKNOWN : mode;
+    this.escapingGuessed = false;
   }
 
   /**
@@ -182,6 +185,19 @@ public final class WireSession {
     Escaping e = c.setsEscaping();
     if (e != null) {
       escaping = e;
+      escapingGuessed = true;
+    }
+  }
+
+  /**
+   * The server answered a command with ERR, which carries no status flags: a mode taken from a
+   * {@code SET sql_mode} it may not have run (rejected, or after a failed statement in the same
+   * text) is not known any more. A mode a reply's flags told stays.
+   */
+  public void errorReply() {
+    if (escapingGuessed) {
+      escaping = Escaping.UNKNOWN;
+      escapingGuessed = false;
     }
   }
 
@@ -194,12 +210,14 @@ public final class WireSession {
   public void serverStatus(int status) {
     if (status >= 0 && (status & Replies.SERVER_MORE_RESULTS_EXISTS) == 0) {
       escaping = Escaping.fromStatus(status);
+      escapingGuessed = false;
     }
   }
 
   /** The server began a new session state (COM_CHANGE_USER, COM_RESET_CONNECTION): not known. */
   public void escapingReset() {
     escaping = Escaping.UNKNOWN;
+    escapingGuessed = false;
   }
 
   // ---- commands --------------------------------------------------------------------------

@@ -19,6 +19,31 @@ class WireSessionTest {
   }
 
   @Test
+  void aSetSqlModeTheServerRefusedLeavesTheModeUnknownNotAsTheTextSaid() {
+    // Found by the attacker's rerun of issue 28: TiDB refused SET sql_mode='NO_BACKSLASH_ESCAPES,NOPE'
+    // (ERROR 1231, no status flags), the lexer kept NO_BACKSLASH, and the next ALTER USER's
+    // 'p\' Secret ' put the secret in a digest.
+    WireSession s = new WireSession(recorder, budget, null);
+    s.serverStatus(0x0002); // autocommit, backslash escapes: what the server said
+    s.sent(io.wireadvisor.sql.SqlClassifier.classify("SET SESSION sql_mode='NO_BACKSLASH_ESCAPES,NOPE'",
+        io.wireadvisor.sql.Escaping.BACKSLASH));
+    assertThat(s.escaping()).isEqualTo(io.wireadvisor.sql.Escaping.NO_BACKSLASH);
+    s.errorReply();
+    assertThat(s.escaping()).isEqualTo(io.wireadvisor.sql.Escaping.UNKNOWN);
+
+    // A mode the server's own flags told survives a failed statement.
+    s.serverStatus(0x0002 | io.wireadvisor.sql.Escaping.SERVER_STATUS_NO_BACKSLASH_ESCAPES);
+    s.errorReply();
+    assertThat(s.escaping()).isEqualTo(io.wireadvisor.sql.Escaping.NO_BACKSLASH);
+
+    // A SET that ran is confirmed by the OK that follows it: no longer a guess.
+    s.sent(io.wireadvisor.sql.SqlClassifier.classify("SET sql_mode=''", io.wireadvisor.sql.Escaping.NO_BACKSLASH));
+    s.serverStatus(0x0002);
+    s.errorReply();
+    assertThat(s.escaping()).isEqualTo(io.wireadvisor.sql.Escaping.BACKSLASH);
+  }
+
+  @Test
   void aFailedPrepareIsACommandAndAnErrorButNoStatementOfTheConnection() {
     WireSession s = new WireSession(recorder, budget, null);
     ShapeHandle select = recorder.shape("SELECT v FROM t WHERE id = ?");

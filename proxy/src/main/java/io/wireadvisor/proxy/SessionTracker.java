@@ -1107,6 +1107,9 @@ final class SessionTracker {
   }
 
   private void complete(boolean error) {
+    if (error) {
+      session.errorReply(); // a SET sql_mode the server refused does not change its mode
+    }
     Pending p = ring[ringHead];
     long latency = System.nanoTime() - p.startNanos;
     session.command(p.type, latency);

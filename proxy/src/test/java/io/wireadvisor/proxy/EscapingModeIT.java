@@ -142,6 +142,33 @@ class EscapingModeIT {
     }
   }
 
+  @Test
+  void aSetSqlModeTheServerRefusesDoesNotChangeHowTheProxyReads() throws Exception {
+    // Found by the attacker's rerun: the server refuses the SET (unknown mode NOPE) and stays in
+    // backslash mode, but the proxy had taken the SET's text for the new mode, so a string with
+    // \' in it ended early and the literal after it reached a digest.
+    String hidden = "Refused" + Long.toHexString(System.nanoTime());
+    ProxyConfig config =
+        ProxyConfig.of("127.0.0.1", 0, server.host(), server.port()).withAdmin("127.0.0.1", 0);
+    try (ProxiedServer p = ProxiedServer.start(server, config)) {
+      try (Connection c = p.connect(null, "");
+          Statement s = c.createStatement()) {
+        assertThatThrownBy(() -> s.execute("SET SESSION sql_mode = 'NO_BACKSLASH_ESCAPES,NOPE'"))
+            .isInstanceOf(java.sql.SQLException.class);
+        try (ResultSet rs = s.executeQuery("SELECT 'p\\' " + hidden + " ', 'w'")) {
+          assertThat(rs.next()).isTrue();
+          assertThat(rs.getString(1)).isEqualTo("p' " + hidden + " ");
+        }
+      }
+      FaultsIT.waitFor(p.proxy::clientConnections, 0);
+      String base = "http://127.0.0.1:" + p.proxy.adminPort();
+      for (String path : new String[] {"/profile", "/report", "/report?format=json"}) {
+        assertThat(get(base + path).body().toLowerCase(Locale.ROOT)).as(path)
+            .doesNotContain(hidden.toLowerCase(Locale.ROOT));
+      }
+    }
+  }
+
   private HttpResponse<String> get(String url) throws Exception {
     return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
   }
