@@ -16,9 +16,9 @@ import java.util.Locale;
  *       {@code ASYMMETRIC_*}, key generation);
  *   <li>credential parameters of URLs ({@code BACKUP … TO 's3://…?access-key=…&secret-access-key=…'},
  *       {@code azure://…?account-key=…}, SAS tokens' {@code sig=}, {@code password=});
- *   <li>user-variable assignments of string literals ({@code SET @k = 'key'}, {@code SET @k :=
- *       UNHEX('…')}, {@code SELECT @k := '…'}, {@code SELECT '…' INTO @k}): the value is often a
- *       key used later as {@code AES_ENCRYPT(c, @k)}.
+ *   <li>user-variable assignments of string literals or parameters ({@code SET @k = 'key'}, {@code
+ *       SET @k := UNHEX('…')}, {@code SELECT @k := '…'}, {@code SELECT '…' INTO @k}, {@code SET @k =
+ *       ?}): the value is often a key used later as {@code AES_ENCRYPT(c, @k)}.
  * </ul>
  */
 public final class Secrets {
@@ -134,10 +134,13 @@ public final class Secrets {
     return false;
   }
 
-  /** A string, or a hexadecimal or bit number (a key as {@code 0x…}). */
+  /**
+   * A string, a hexadecimal or bit number (a key as {@code 0x…}), or a parameter: {@code SET @k = ?}
+   * executed over the binary protocol carries the key as a bound value.
+   */
   private static boolean isSecretLiteral(TokenList t, int i) {
     int type = t.type(i);
-    if (type == Token.STRING) {
+    if (type == Token.STRING || type == Token.PARAM) {
       return true;
     }
     if (type == Token.NUMBER && t.end(i) - t.start(i) > 2 && t.sql.charAt(t.start(i)) == '0') {
