@@ -422,6 +422,9 @@ public final class ProxyMain implements Callable<Integer> {
     for (String warning : exposureWarnings(cfg, proxy.adminPort(), proxy.metricsPort())) {
       System.err.println("wire-advisor-proxy: WARNING: " + warning);
     }
+    for (String warning : upstreamWarnings(cfg)) {
+      System.err.println("wire-advisor-proxy: WARNING: " + warning);
+    }
     stop.await();
     return 0;
   }
@@ -450,6 +453,22 @@ public final class ProxyMain implements Callable<Integer> {
           + " reaches the address");
     }
     return warnings;
+  }
+
+  /**
+   * A warning when the leg to the server is plaintext: the login's password is guarded, but SQL a
+   * client sends over TLS ({@code ALTER USER … IDENTIFIED BY 'pw'}, {@code SET PASSWORD}, keys in
+   * {@code AES_ENCRYPT}) crosses to the server in clear (found by the attacker's rerun of issue 28).
+   */
+  static java.util.List<String> upstreamWarnings(ProxyConfig cfg) {
+    if (cfg.upstreamTls().mode() != UpstreamTls.Mode.OFF) {
+      return java.util.Collections.emptyList();
+    }
+    return java.util.Collections.singletonList(
+        "the leg to " + new HostPort(cfg.upstreamHost(), cfg.upstreamPort()) + " is plaintext"
+            + " (--upstream-tls off): passwords and keys inside SQL (ALTER USER ... IDENTIFIED BY,"
+            + " SET PASSWORD, AES_ENCRYPT keys) cross it in clear even from a TLS client; use"
+            + " --upstream-tls preferred (or required) where the server offers TLS");
   }
 
   /** True for a loopback address or a name that resolves only to loopback addresses. */

@@ -51,4 +51,18 @@ class ExposureWarningTest {
         .contains("--metrics-listen 0.0.0.0:9092 is not a loopback address")
         .contains("/metrics");
   }
+
+  @Test
+  void aPlaintextLegToTheServerIsWarnedAbout() {
+    // The attacker's rerun of issue 28: a TLS client's ALTER USER ... IDENTIFIED BY crossed the
+    // default plaintext upstream in clear, and the start-up line only said "upstream TLS off".
+    assertThat(ProxyMain.upstreamWarnings(config()))
+        .singleElement()
+        .asString()
+        .contains("the leg to db:4000 is plaintext (--upstream-tls off)")
+        .contains("ALTER USER")
+        .contains("--upstream-tls preferred");
+    assertThat(ProxyMain.upstreamWarnings(config("--upstream-tls", "preferred"))).isEmpty();
+    assertThat(ProxyMain.upstreamWarnings(config("--upstream-tls", "required"))).isEmpty();
+  }
 }
