@@ -1,5 +1,7 @@
 package io.wireadvisor.advisor;
 
+import java.util.regex.Pattern;
+
 /**
  * Quoting for the SQL the advisor prints. Names reach it from profiles and server views, which come
  * from files and traffic the advisor does not control, so every name is quoted: a printed statement
@@ -7,6 +9,8 @@ package io.wireadvisor.advisor;
  * newlines).
  */
 public final class SqlText {
+  private static final Pattern BARE_VALUE = Pattern.compile("-?[0-9]+(\\.[0-9]+)?|(?i:ON|OFF|TRUE|FALSE)");
+
   private SqlText() {}
 
   /**
@@ -70,5 +74,35 @@ public final class SqlText {
       }
     }
     return sb.append('\'').toString();
+  }
+
+  /**
+   * The value of a {@code SET [GLOBAL] name = value}, right for TiDB, MySQL and MariaDB: {@code
+   * DEFAULT} for null; a number or {@code ON}/{@code OFF}/{@code TRUE}/{@code FALSE} bare; anything
+   * else a {@link #literal} (enum names such as {@code READ-COMMITTED} are not one word to the
+   * parser). Measured on MariaDB 11.4.5 and TiDB v8.4: MariaDB (like MySQL) answers 1232
+   * "Incorrect argument type" to a quoted number for a numeric variable ({@code
+   * max_prepared_stmt_count = '16000'}, {@code long_query_time = '5.5'}) and 1231 to a quoted
+   * {@code 'TRUE'} or {@code '1'} for a boolean, TiDB 1231 to {@code 'TRUE'}; both take {@code ON},
+   * {@code 'ON'}, {@code TRUE} and numbers bare. A string variable that holds digits wants them
+   * quoted (MariaDB: {@code init_connect = 100} is 1232, {@code '100'} is taken), which {@link
+   * #quotedSettingValue} gives: {@link io.wireadvisor.server.UndoLog#setGlobal} falls back to it on
+   * 1232.
+   */
+  public static String settingValue(String value) {
+    if (value == null) {
+      return "DEFAULT";
+    }
+    return isBareSettingValue(value) ? value : literal(value);
+  }
+
+  /** True when {@link #settingValue} writes {@code value} bare (a number or a switch word). */
+  public static boolean isBareSettingValue(String value) {
+    return value != null && BARE_VALUE.matcher(value).matches();
+  }
+
+  /** {@code value} always as a string literal ({@code DEFAULT} for null): for string variables. */
+  public static String quotedSettingValue(String value) {
+    return value == null ? "DEFAULT" : literal(value);
   }
 }

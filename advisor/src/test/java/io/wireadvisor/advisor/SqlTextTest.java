@@ -191,6 +191,26 @@ class SqlTextTest {
   }
 
   @Test
+  void aSettingValueIsBareForNumbersAndSwitchesAndOneLiteralOtherwise() {
+    assertThat(SqlText.settingValue("ON")).isEqualTo("ON");
+    assertThat(SqlText.settingValue("off")).isEqualTo("off");
+    assertThat(SqlText.settingValue("TRUE")).as("'TRUE' is refused by TiDB and MariaDB").isEqualTo("TRUE");
+    assertThat(SqlText.settingValue("100")).isEqualTo("100");
+    assertThat(SqlText.settingValue("-1.5")).isEqualTo("-1.5");
+    assertThat(SqlText.settingValue("READ-COMMITTED")).isEqualTo("'READ-COMMITTED'");
+    assertThat(SqlText.settingValue("")).isEqualTo("''");
+    assertThat(SqlText.settingValue("a'b\\c")).isEqualTo("'a''b\\\\c'");
+    assertThat(SqlText.settingValue("ON; DROP TABLE x")).isEqualTo("'ON; DROP TABLE x'");
+    assertThat(SqlText.settingValue("1e3")).isEqualTo("'1e3'");
+    assertThat(SqlText.settingValue(null)).isEqualTo("DEFAULT");
+    assertThat(SqlText.quotedSettingValue("100")).isEqualTo("'100'");
+    for (String value : HOSTILE) {
+      String sql = "SET GLOBAL init_connect = " + SqlText.settingValue(value) + ";";
+      assertThat(tokens(sql)).as(sql).isEqualTo("[w:SET, w:GLOBAL, w:init_connect, p:=, s:" + value + "]");
+    }
+  }
+
+  @Test
   void everyHostileValueIsOneStringLiteral() {
     for (String value : HOSTILE) {
       String sql = "SELECT 1 FROM information_schema.TABLES WHERE TABLE_NAME = "

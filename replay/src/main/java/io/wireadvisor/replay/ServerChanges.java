@@ -4,24 +4,21 @@ import io.wireadvisor.advisor.ServerChangeSql;
 import io.wireadvisor.server.UndoLog;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 
 /**
  * A configuration's server-side changes for the length of one replay run: TiDB globals ({@code
  * SET GLOBAL}, the previous value read first) and {@code ALTER TABLE … CACHE} on tables of the
- * replayed database, each undone by {@link #close()} in reverse order ({@code NOCACHE}, the
+ * replayed database, both through {@link UndoLog#setGlobal} and {@link UndoLog#cacheTable} (the
+ * bank sample's {@code prove} makes its changes the same way), each undone by {@link #close()} in reverse order ({@code NOCACHE}, the
  * previous value), also from a shutdown hook should the replay be interrupted. Anything else the
  * advice says to run on the server is listed in {@link #notApplied()}, never run.
  */
 final class ServerChanges implements AutoCloseable {
-  private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*");
-
   private final ReplayTarget target;
   private final Consumer<String> log;
   private final UndoLog undo = new UndoLog();
@@ -46,22 +43,11 @@ final class ServerChanges implements AutoCloseable {
       for (String statement : sql) {
         ServerChangeSql.Global g = ServerChangeSql.global(statement);
         ServerChangeSql.CachedTable t = ServerChangeSql.cachedTable(statement);
-        if (g != null && NAME.matcher(g.name()).matches()) {
-          String previous;
-          try (ResultSet rs = s.executeQuery("SELECT @@GLOBAL." + g.name())) {
-            rs.next();
-            previous = rs.getString(1);
-          }
-          s.executeUpdate("SET GLOBAL " + g.name() + " = " + literal(g.value()));
-          c.undo.push("SET GLOBAL " + g.name() + " = " + literal(previous));
-          c.applied.add("SET GLOBAL " + g.name() + " = " + g.value() + " (was " + previous + ")");
-        } else if (t != null && NAME.matcher(t.table()).matches()
-            && (t.schema() == null || t.schema().equalsIgnoreCase(database))) {
-          String table = "`" + database + "`.`" + t.table() + "`";
-          // Pushed first: NOCACHE on a table that is not cached is a no-op.
-          c.undo.push("ALTER TABLE " + table + " NOCACHE");
-          s.executeUpdate("ALTER TABLE " + table + " CACHE");
-          c.applied.add("ALTER TABLE " + table + " CACHE");
+        if (g != null) {
+          c.applied.add(c.undo.setGlobal(s, g.name(), g.value()).toString());
+        } else if (t != null && (t.schema() == null || t.schema().equalsIgnoreCase(database))) {
+          c.undo.cacheTable(s, database, t.table());
+          c.applied.add("ALTER TABLE `" + database + "`.`" + t.table() + "` CACHE");
         } else {
           c.notApplied.add(statement);
         }
@@ -87,17 +73,6 @@ final class ServerChanges implements AutoCloseable {
   /** Statements of the advice that are not a global or a table cache of the replayed database. */
   List<String> notApplied() {
     return notApplied;
-  }
-
-  /** Values are numbers, ON/OFF or words: quoted unless plainly a number. */
-  static String literal(String v) {
-    if (v == null) {
-      return "DEFAULT";
-    }
-    if (v.matches("-?[0-9]+(\\.[0-9]+)?")) {
-      return v;
-    }
-    return "'" + v.replace("\\", "\\\\").replace("'", "''") + "'";
   }
 
   private void restore() {

@@ -3,13 +3,11 @@ package io.wireadvisor.samples.bank;
 import io.wireadvisor.server.UndoLog;
 import io.wireadvisor.testkit.DatabaseServer;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 
 /**
  * Applies a scenario's server-side changes (TiDB globals, {@code ALTER TABLE ... CACHE}) and
@@ -17,8 +15,6 @@ import java.util.regex.Pattern;
  * every scenario, on failure, and from a shutdown hook on Ctrl-C. Restoring twice is harmless.
  */
 final class ServerStateGuard implements AutoCloseable {
-  private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-
   private final DatabaseServer server;
   private final String database;
   private final Consumer<String> log;
@@ -30,7 +26,7 @@ final class ServerStateGuard implements AutoCloseable {
     this.log = log;
   }
 
-  /** Sets TiDB globals, recording each previous value first. */
+  /** Sets TiDB globals through {@link UndoLog#setGlobal}, which records each previous value first. */
   synchronized void setGlobals(Map<String, String> globals) throws SQLException {
     if (globals.isEmpty()) {
       return;
@@ -38,23 +34,15 @@ final class ServerStateGuard implements AutoCloseable {
     try (Connection c = server.connect(null, null);
         Statement s = c.createStatement()) {
       for (Map.Entry<String, String> g : globals.entrySet()) {
-        String name = checkedName(g.getKey());
-        String previous;
-        try (ResultSet rs = s.executeQuery("SELECT @@GLOBAL." + name)) {
-          rs.next();
-          previous = rs.getString(1);
+        UndoLog.Global done = undo.setGlobal(s, g.getKey(), g.getValue());
+        if (done.changed()) {
+          log.accept("  " + done);
         }
-        if (previous != null && previous.equalsIgnoreCase(g.getValue())) {
-          continue;
-        }
-        s.executeUpdate("SET GLOBAL " + name + " = " + literal(g.getValue()));
-        undo.push("SET GLOBAL " + name + " = " + literal(previous));
-        log.accept("  SET GLOBAL " + name + " = " + g.getValue() + " (was " + previous + ")");
       }
     }
   }
 
-  /** {@code ALTER TABLE t CACHE} for each table not cached yet. */
+  /** {@code ALTER TABLE t CACHE} for each table, through {@link UndoLog#cacheTable}. */
   synchronized void cacheTables(List<String> tables) throws SQLException {
     if (tables.isEmpty()) {
       return;
@@ -62,10 +50,7 @@ final class ServerStateGuard implements AutoCloseable {
     try (Connection c = server.connect(database, null);
         Statement s = c.createStatement()) {
       for (String t : tables) {
-        String name = checkedName(t);
-        // Pushed first: if CACHE fails half-way, NOCACHE on an uncached table is a no-op.
-        undo.push("ALTER TABLE `" + database + "`." + name + " NOCACHE");
-        s.executeUpdate("ALTER TABLE " + name + " CACHE");
+        undo.cacheTable(s, database, t);
       }
       log.accept("  ALTER TABLE ... CACHE on " + tables.size() + " reference tables");
     }
@@ -88,28 +73,4 @@ final class ServerStateGuard implements AutoCloseable {
   public void close() {
     restore();
   }
-
-  private static String checkedName(String name) {
-    if (!NAME.matcher(name).matches()) {
-      throw new IllegalArgumentException("not a plain identifier: " + name);
-    }
-    return name;
-  }
-
-  /**
-   * Numbers and ON/OFF go unquoted: MySQL and MariaDB reject a quoted value for a numeric variable
-   * (TiDB takes either).
-   */
-  static String literal(String v) {
-    if (v == null) {
-      return "DEFAULT";
-    }
-    if (NUMBER_OR_KEYWORD.matcher(v).matches()) {
-      return v;
-    }
-    return "'" + v.replace("\\", "\\\\").replace("'", "''") + "'";
-  }
-
-  private static final Pattern NUMBER_OR_KEYWORD =
-      Pattern.compile("-?\\d+(\\.\\d+)?|(?i:ON|OFF|TRUE|FALSE)");
 }
