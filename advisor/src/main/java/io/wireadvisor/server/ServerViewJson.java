@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.wireadvisor.json.StrictNode;
 import java.io.IOException;
-import java.util.Iterator;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -86,58 +88,72 @@ public final class ServerViewJson {
     }
   }
 
-  /** Reads a view; a wrong document fails with a message naming the field. */
+  /**
+   * Reads a view strictly; a wrong document fails with a message naming the field ({@code
+   * tables[0].name: is missing}, {@code statements[2].execCount: expected an integer, got …}).
+   */
   public static ServerView fromJson(String json) throws IOException {
-    JsonNode root = MAPPER.readTree(json);
-    if (root == null || !root.isObject()) {
+    JsonNode tree = MAPPER.readTree(json);
+    if (tree == null || !tree.isObject()) {
       throw new IOException("server view: expected a JSON object");
     }
-    if (!SCHEMA.equals(root.path("schema").asText())) {
-      throw new IOException("schema: expected \"" + SCHEMA + "\"");
+    StrictNode<IOException> root =
+        StrictNode.of(tree, "", (path, problem) -> new IOException((path.isEmpty() ? "server view" : path) + ": " + problem));
+    StrictNode<IOException> schema = root.field("schema");
+    if (!SCHEMA.equals(schema.string())) {
+      throw schema.fail("expected \"" + SCHEMA + "\"");
     }
-    JsonNode version = root.get("version");
-    if (version == null || !version.isTextual()) {
-      throw new IOException("version: expected the server's VERSION() string");
-    }
-    ServerView.Builder b = ServerView.builder(version.asText())
-        .defaultSchema(text(root, "defaultSchema"))
-        .isolation(text(root, "isolation"));
-    Iterator<Map.Entry<String, JsonNode>> g = root.path("globals").fields();
-    while (g.hasNext()) {
-      Map.Entry<String, JsonNode> e = g.next();
-      b.global(e.getKey(), e.getValue().asText());
-    }
-    int i = 0;
-    for (JsonNode t : root.path("tables")) {
-      String at = "tables[" + i++ + "]";
-      if (!t.path("schema").isTextual() || !t.path("name").isTextual()) {
-        throw new IOException(at + ": schema and name are required strings");
+    ServerView.Builder b = ServerView.builder(root.field("version").string())
+        .defaultSchema(root.optionalString("defaultSchema"))
+        .isolation(root.optionalString("isolation"));
+    if (root.has("globals")) {
+      for (Map.Entry<String, StrictNode<IOException>> e : root.field("globals").fields()) {
+        b.global(e.getKey(), e.getValue().json().isNull() ? null : e.getValue().string());
       }
-      b.table(new TableInfo(t.get("schema").asText(), t.get("name").asText(),
-          t.path("dataBytes").asLong(), t.path("indexBytes").asLong(),
-          t.path("partitioned").asBoolean(), t.path("temporary").asBoolean(),
-          t.path("view").asBoolean(), t.path("cached").asBoolean(),
-          t.has("rows") ? t.get("rows").asLong() : -1));
     }
-    for (JsonNode s : root.path("statements")) {
-      b.statement(new StatementSummary(text(s, "schema"), text(s, "digestText"),
-          s.path("execCount").asLong(), s.path("planCacheHits").asLong(),
-          s.path("planInCache").asBoolean(), s.path("sumLatencyNanos").asLong(),
-          s.hasNonNull("digest") ? s.get("digest").asText() : null,
-          s.has("avgProcessedKeys") ? s.get("avgProcessedKeys").asDouble() : -1)
-          .withPlanCacheFacts(s.path("planCacheUnqualified").asLong(-1), text(s, "planCacheUnqualifiedReason"),
-              s.path("avgParseNanos").asLong(-1), s.path("avgCompileNanos").asLong(-1)));
+    for (StrictNode<IOException> t : list(root, "tables")) {
+      b.table(new TableInfo(t.field("schema").string(), t.field("name").string(),
+          integer(t, "dataBytes", 0), integer(t, "indexBytes", 0),
+          bool(t, "partitioned"), bool(t, "temporary"), bool(t, "view"), bool(t, "cached"),
+          integer(t, "rows", -1)));
     }
-    Iterator<Map.Entry<String, JsonNode>> m = root.path("metrics").fields();
-    while (m.hasNext()) {
-      Map.Entry<String, JsonNode> e = m.next();
-      b.metric(e.getKey(), e.getValue().asDouble());
+    for (StrictNode<IOException> s : list(root, "statements")) {
+      b.statement(new StatementSummary(s.optionalString("schema"), s.optionalString("digestText"),
+          integer(s, "execCount", 0), integer(s, "planCacheHits", 0),
+          bool(s, "planInCache"), integer(s, "sumLatencyNanos", 0),
+          s.optionalString("digest"),
+          s.has("avgProcessedKeys") ? s.field("avgProcessedKeys").number() : -1)
+          .withPlanCacheFacts(integer(s, "planCacheUnqualified", -1), s.optionalString("planCacheUnqualifiedReason"),
+              integer(s, "avgParseNanos", -1), integer(s, "avgCompileNanos", -1)));
+    }
+    if (root.has("metrics")) {
+      for (Map.Entry<String, StrictNode<IOException>> e : root.field("metrics").fields()) {
+        b.metric(e.getKey(), metric(e.getValue()));
+      }
     }
     return b.build();
   }
 
-  private static String text(JsonNode n, String field) {
-    JsonNode v = n.get(field);
-    return v == null || v.isNull() ? null : v.asText();
+  private static List<StrictNode<IOException>> list(StrictNode<IOException> n, String field) throws IOException {
+    return n.has(field) ? n.field(field).elements() : Collections.<StrictNode<IOException>>emptyList();
+  }
+
+  private static long integer(StrictNode<IOException> n, String field, long absent) throws IOException {
+    return n.has(field) ? n.field(field).integer() : absent;
+  }
+
+  private static boolean bool(StrictNode<IOException> n, String field) throws IOException {
+    return n.has(field) && n.field(field).bool();
+  }
+
+  /** A number, or NaN and the infinities, which Jackson writes as strings. */
+  private static double metric(StrictNode<IOException> n) throws IOException {
+    if (n.json().isTextual()) {
+      String v = n.json().textValue();
+      if (v.equals("NaN") || v.equals("Infinity") || v.equals("-Infinity")) {
+        return Double.parseDouble(v);
+      }
+    }
+    return n.number();
   }
 }

@@ -66,12 +66,28 @@ class ServerViewTest {
   }
 
   @Test
+  void aMetricThatIsNotANumberReadsBack() throws Exception {
+    ServerView v = ServerView.builder("8.0.11-TiDB-v8.5.3").metric("m", Double.NaN).metric("i", 2.5).build();
+    ServerView back = ServerViewJson.fromJson(ServerViewJson.toJson(v));
+    assertThat(back.metrics().get("m")).isNaN();
+    assertThat(back.metrics().get("i")).isEqualTo(2.5);
+  }
+
+  @Test
   void badServerViewJsonNamesTheField() {
     assertThatThrownBy(() -> ServerViewJson.fromJson("{\"schema\":\"wire-advisor/server-view\"}"))
         .hasMessageStartingWith("version:");
     assertThatThrownBy(() -> ServerViewJson.fromJson(
         "{\"schema\":\"wire-advisor/server-view\",\"version\":\"8.4.6\",\"tables\":[{\"schema\":\"a\"}]}"))
-        .hasMessageStartingWith("tables[0]:");
+        .hasMessageStartingWith("tables[0].name:");
+    assertThatThrownBy(() -> ServerViewJson.fromJson(
+        "{\"schema\":\"wire-advisor/server-view\",\"version\":\"8.4.6\",\"statements\":[{\"execCount\":\"7\"}]}"))
+        .hasMessageStartingWith("statements[0].execCount: expected an integer");
+    assertThatThrownBy(() -> ServerViewJson.fromJson(
+        "{\"schema\":\"wire-advisor/server-view\",\"version\":\"8.4.6\",\"metrics\":{\"m\":true}}"))
+        .hasMessageStartingWith("metrics.m: expected a number");
+    assertThatThrownBy(() -> ServerViewJson.fromJson("{\"schema\":\"other\",\"version\":\"8.4.6\"}"))
+        .hasMessageStartingWith("schema:");
   }
 
   @Test

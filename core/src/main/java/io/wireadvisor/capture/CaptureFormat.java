@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.wireadvisor.json.StrictNode;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -187,19 +187,20 @@ public final class CaptureFormat {
         throw new CaptureFormatException(where + ": not a JSON object");
       }
       if (header == null) {
-        header = header(node, where);
+        header = header(node(node, where));
         continue;
       }
-      if (END.equals(text(node, "e", where, true))) {
+      StrictNode<CaptureFormatException> n = node(node, where);
+      if (END.equals(n.field("e").string())) {
         complete = true;
-        endReason = text(node, "reason", where, false);
-        dropped = node.has("dropped") ? integer(node, "dropped", where) : 0;
+        endReason = n.optionalString("reason");
+        dropped = n.has("dropped") ? n.field("dropped").integer() : 0;
         continue;
       }
       if (events.size() >= limits.maxEvents) {
         throw new CaptureFormatException(where + ": more than the limit of " + limits.maxEvents + " events");
       }
-      events.add(event(node, where, limits));
+      events.add(event(n, limits));
     }
     if (header == null) {
       throw new CaptureFormatException(name + ": empty, no header line");
@@ -207,143 +208,107 @@ public final class CaptureFormat {
     return new Capture(header, events, complete, endReason, dropped);
   }
 
-  private static CaptureHeader header(JsonNode n, String where) throws CaptureFormatException {
-    String schema = text(n, "schema", where, true);
-    if (!SCHEMA.equals(schema)) {
-      throw new CaptureFormatException(where + ": field 'schema' must be \"" + SCHEMA + "\", was \"" + schema + "\"");
+  /**
+   * {@code json} read strictly: a wrong field fails as {@code where: field 'name': problem}
+   * ({@code cap.jsonl line 2: field 'v[0]': …}).
+   */
+  private static StrictNode<CaptureFormatException> node(JsonNode json, String where) {
+    return StrictNode.of(json, "",
+        (path, problem) -> new CaptureFormatException(where + ": field '" + path + "': " + problem));
+  }
+
+  private static CaptureHeader header(StrictNode<CaptureFormatException> n) throws CaptureFormatException {
+    StrictNode<CaptureFormatException> schema = n.field("schema");
+    if (!SCHEMA.equals(schema.string())) {
+      throw schema.fail("must be \"" + SCHEMA + "\", was \"" + schema.string() + "\"");
     }
-    long version = integer(n, "version", where);
-    if (version != VERSION) {
-      throw new CaptureFormatException(where + ": field 'version' is " + version + "; this build reads version " + VERSION);
+    StrictNode<CaptureFormatException> version = n.field("version");
+    if (version.integer() != VERSION) {
+      throw version.fail("is " + version.integer() + "; this build reads version " + VERSION);
     }
     Map<String, String> props = new LinkedHashMap<>();
-    JsonNode p = n.get("jdbcProperties");
-    if (p != null && !p.isNull()) {
-      if (!p.isObject()) {
-        throw new CaptureFormatException(where + ": field 'jdbcProperties' must be an object");
-      }
-      Iterator<Map.Entry<String, JsonNode>> it = p.fields();
-      while (it.hasNext()) {
-        Map.Entry<String, JsonNode> e = it.next();
-        if (!e.getValue().isTextual()) {
-          throw new CaptureFormatException(where + ": field 'jdbcProperties." + e.getKey() + "' must be a string");
-        }
-        props.put(e.getKey(), e.getValue().asText());
+    StrictNode<CaptureFormatException> p = n.optional("jdbcProperties");
+    if (p != null) {
+      for (Map.Entry<String, StrictNode<CaptureFormatException>> e : p.fields()) {
+        props.put(e.getKey(), e.getValue().string());
       }
     }
     return new CaptureHeader(
-        text(n, "collector", where, true),
-        text(n, "collectorVersion", where, false),
-        text(n, "server", where, false),
-        n.has("startedAtMillis") ? integer(n, "startedAtMillis", where) : 0,
-        n.has("valuesMasked") && bool(n, "valuesMasked", where),
+        n.field("collector").string(),
+        n.optionalString("collectorVersion"),
+        n.optionalString("server"),
+        n.has("startedAtMillis") ? n.field("startedAtMillis").integer() : 0,
+        n.has("valuesMasked") && n.field("valuesMasked").bool(),
         props,
-        text(n, "upstream", where, false),
-        text(n, "driverVersion", where, false));
+        n.optionalString("upstream"),
+        n.optionalString("driverVersion"));
   }
 
-  private static CaptureEvent event(JsonNode n, String where, Limits limits) throws CaptureFormatException {
-    String kindName = text(n, "e", where, true);
-    CaptureEvent.Kind kind = CaptureEvent.Kind.fromJson(kindName);
+  private static CaptureEvent event(StrictNode<CaptureFormatException> n, Limits limits)
+      throws CaptureFormatException {
+    StrictNode<CaptureFormatException> e = n.field("e");
+    CaptureEvent.Kind kind = CaptureEvent.Kind.fromJson(e.string());
     if (kind == null) {
-      throw new CaptureFormatException(where + ": field 'e' is \"" + kindName + "\", not an event kind");
+      throw e.fail("is \"" + e.string() + "\", not an event kind");
     }
-    long connection = integer(n, "c", where);
-    long micros = integer(n, "t", where);
-    if (micros < 0) {
-      throw new CaptureFormatException(where + ": field 't' must not be negative, was " + micros);
+    long connection = n.field("c").integer();
+    StrictNode<CaptureFormatException> t = n.field("t");
+    if (t.integer() < 0) {
+      throw t.fail("must not be negative, was " + t.integer());
     }
-    CaptureEvent.Builder b = CaptureEvent.builder(connection, micros, kind);
-    b.sql(text(n, "sql", where, false));
-    if (n.has("id")) {
-      long id = integer(n, "id", where);
-      if (id < Integer.MIN_VALUE || id > 0xffffffffL) {
-        throw new CaptureFormatException(where + ": field 'id' is not a 4-byte statement id: " + id);
+    CaptureEvent.Builder b = CaptureEvent.builder(connection, t.integer(), kind);
+    b.sql(n.optionalString("sql"));
+    StrictNode<CaptureFormatException> id = n.optional("id");
+    if (id != null) {
+      if (id.integer() < Integer.MIN_VALUE || id.integer() > 0xffffffffL) {
+        throw id.fail("is not a 4-byte statement id: " + id.integer());
       }
-      b.statementId((int) id);
+      b.statementId((int) id.integer());
     }
-    JsonNode v = n.get("v");
+    StrictNode<CaptureFormatException> v = n.optional("v");
     if (v != null) {
-      if (!v.isArray()) {
-        throw new CaptureFormatException(where + ": field 'v' must be an array");
+      List<StrictNode<CaptureFormatException>> values = v.elements();
+      if (values.size() > limits.maxValues) {
+        throw v.fail("has " + values.size() + " values, more than the limit of " + limits.maxValues);
       }
-      if (v.size() > limits.maxValues) {
-        throw new CaptureFormatException(where + ": field 'v' has " + v.size() + " values, more than the limit of " + limits.maxValues);
-      }
-      for (int i = 0; i < v.size(); i++) {
-        b.value(value(v.get(i), where + ": field 'v[" + i + "]'"));
+      for (StrictNode<CaptureFormatException> value : values) {
+        b.value(value(value));
       }
     }
-    if (n.has("vu")) {
-      JsonNode vu = n.get("vu");
-      if (!vu.isBoolean()) {
-        throw new CaptureFormatException(where + ": field 'vu' must be true or false");
-      }
-      if (vu.asBoolean()) {
-        b.valuesUnknown();
-      }
+    if (n.has("vu") && n.field("vu").bool()) {
+      b.valuesUnknown();
     }
     if (n.has("err")) {
-      b.error((int) integer(n, "err", where));
+      b.error((int) n.field("err").integer());
     }
     if (n.has("lat")) {
-      b.latencyMicros(integer(n, "lat", where));
+      b.latencyMicros(n.field("lat").integer());
     }
     return b.build();
   }
 
-  private static CaptureValue value(JsonNode v, String where) throws CaptureFormatException {
-    if (v == null || v.isNull()) {
+  private static CaptureValue value(StrictNode<CaptureFormatException> n) throws CaptureFormatException {
+    JsonNode v = n.json();
+    if (v.isNull()) {
       return CaptureValue.NULL;
     }
     if (!v.isObject() || v.size() == 0) {
-      throw new CaptureFormatException(where + " must be null or an object like {\"number\":\"42\"}");
+      throw n.fail("must be null or an object like {\"number\":\"42\"}");
     }
     if (v.has("masked")) {
       CaptureValue.Type t = CaptureValue.Type.fromJson(v.get("masked").asText());
       if (t == null || !v.has("len") || !v.get("len").canConvertToInt()) {
-        throw new CaptureFormatException(where + " is masked but lacks a known type in 'masked' or an integer 'len'");
+        throw n.fail("is masked but lacks a known type in 'masked' or an integer 'len'");
       }
       return CaptureValue.masked(t, v.get("len").asInt());
     }
     Map.Entry<String, JsonNode> only = v.fields().next();
     CaptureValue.Type t = CaptureValue.Type.fromJson(only.getKey());
     if (t == null || v.size() != 1 || !only.getValue().isTextual()) {
-      throw new CaptureFormatException(where + " must have exactly one field naming its type"
+      throw n.fail("must have exactly one field naming its type"
           + " (number, string, bytes, date, time, datetime) with a string value, had '" + only.getKey() + "'");
     }
     return CaptureValue.of(t, only.getValue().asText());
-  }
-
-  private static String text(JsonNode n, String field, String where, boolean required) throws CaptureFormatException {
-    JsonNode v = n.get(field);
-    if (v == null || v.isNull()) {
-      if (required) {
-        throw new CaptureFormatException(where + ": field '" + field + "' is missing");
-      }
-      return null;
-    }
-    if (!v.isTextual()) {
-      throw new CaptureFormatException(where + ": field '" + field + "' must be a string, was " + v.getNodeType());
-    }
-    return v.asText();
-  }
-
-  private static long integer(JsonNode n, String field, String where) throws CaptureFormatException {
-    JsonNode v = n.get(field);
-    if (v == null || !v.canConvertToLong() || !v.isIntegralNumber()) {
-      throw new CaptureFormatException(where + ": field '" + field + "' must be an integer, was "
-          + (v == null ? "missing" : v.toString()));
-    }
-    return v.asLong();
-  }
-
-  private static boolean bool(JsonNode n, String field, String where) throws CaptureFormatException {
-    JsonNode v = n.get(field);
-    if (v == null || !v.isBoolean()) {
-      throw new CaptureFormatException(where + ": field '" + field + "' must be true or false");
-    }
-    return v.asBoolean();
   }
 
   /** The next line without its '\n', or null at the end; refuses a line longer than {@code max}. */

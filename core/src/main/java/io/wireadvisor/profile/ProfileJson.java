@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.wireadvisor.json.StrictNode;
 import io.wireadvisor.files.SafeFiles;
 import io.wireadvisor.sql.ProbeKind;
 import io.wireadvisor.sql.StatementKind;
@@ -265,6 +266,11 @@ public final class ProfileJson {
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
+  /** {@code json} at {@code path}, read strictly: a wrong field is a {@link ProfileFormatException} naming it. */
+  private static StrictNode<ProfileFormatException> node(JsonNode json, String path) {
+    return StrictNode.of(json, path, ProfileFormatException::new);
+  }
+
   /** Reads a profile from JSON text, within the default {@link ProfileLimits}. */
   public static TrafficProfile fromJson(String json) throws ProfileFormatException {
     return read(new StringReader(json));
@@ -442,7 +448,7 @@ public final class ProfileJson {
                         : " sources"));
           }
           String path = name + "[" + i + "]";
-          Node n = new Node(subtree(jp, path, 3, new int[] {ProfileLimits.MAX_VALUES_PER_ENTRY}), path);
+          StrictNode<ProfileFormatException> n = node(subtree(jp, path, 3, new int[] {ProfileLimits.MAX_VALUES_PER_ENTRY}), path);
           if (shapes) {
             addShape(p, n, digests);
           } else {
@@ -454,7 +460,7 @@ public final class ProfileJson {
       }
       ObjectNode wrapper = NODES.objectNode();
       wrapper.set(name, subtree(jp, name, 2, new int[] {ProfileLimits.MAX_VALUES_PER_ENTRY}));
-      Node r = new Node(wrapper, "");
+      StrictNode<ProfileFormatException> r = node(wrapper, "");
       switch (name) {
         case "schema":
           checkSchema(r);
@@ -472,7 +478,7 @@ public final class ProfileJson {
           readConnections(r, p);
           break;
         case "statementsByIsolation":
-          for (Map.Entry<String, Node> e : r.field(name).fields()) {
+          for (Map.Entry<String, StrictNode<ProfileFormatException>> e : r.field(name).fields()) {
             if (!ISOLATIONS.contains(e.getKey())) {
               throw new ProfileFormatException(name + "." + e.getKey(),
                   "is not an isolation level (allowed: " + ISOLATIONS + ")");
@@ -593,23 +599,23 @@ public final class ProfileJson {
     if (root == null || root.isMissingNode()) {
       throw new ProfileFormatException("", "is empty");
     }
-    Node r = new Node(root, "");
+    StrictNode<ProfileFormatException> r = node(root, "");
     r.requireObject();
     r.allowOnly(TOP_FIELDS.toArray(new String[0]));
     checkSchema(r);
     checkVersion(r);
     TrafficProfile p = new TrafficProfile();
-    for (Node s : r.field("sources").elements()) {
+    for (StrictNode<ProfileFormatException> s : r.field("sources").elements()) {
       p.addSource(readSource(s));
     }
     readCommands(r, p);
-    List<Node> shapes = r.field("shapes").elements();
+    List<StrictNode<ProfileFormatException>> shapes = r.field("shapes").elements();
     if (shapes.size() > ProfileLimits.DEFAULT_MAX_SHAPES) {
       throw new ProfileFormatException(
           "shapes", "holds more than " + ProfileLimits.DEFAULT_MAX_SHAPES + " shapes");
     }
     Set<String> digests = new HashSet<>();
-    for (Node s : shapes) {
+    for (StrictNode<ProfileFormatException> s : shapes) {
       addShape(p, s, digests);
     }
     readProbes(r, p);
@@ -617,7 +623,7 @@ public final class ProfileJson {
     return p;
   }
 
-  private static void checkSchema(Node r) throws ProfileFormatException {
+  private static void checkSchema(StrictNode<ProfileFormatException> r) throws ProfileFormatException {
     String schema = r.field("schema").string();
     if (!TrafficProfile.SCHEMA.equals(schema)) {
       throw new ProfileFormatException(
@@ -625,7 +631,7 @@ public final class ProfileJson {
     }
   }
 
-  private static void checkVersion(Node r) throws ProfileFormatException {
+  private static void checkVersion(StrictNode<ProfileFormatException> r) throws ProfileFormatException {
     long version = r.field("schemaVersion").nonNegative();
     if (version != TrafficProfile.SCHEMA_VERSION) {
       throw new ProfileFormatException(
@@ -640,22 +646,22 @@ public final class ProfileJson {
     }
   }
 
-  private static void addShape(TrafficProfile p, Node s, Set<String> digests)
+  private static void addShape(TrafficProfile p, StrictNode<ProfileFormatException> s, Set<String> digests)
       throws ProfileFormatException {
     ShapeStats shape = readShape(s);
     if (!digests.add(shape.digest())) {
-      throw new ProfileFormatException(s.path + ".digest", "duplicate digest " + shape.digest());
+      throw new ProfileFormatException(s.path() + ".digest", "duplicate digest " + shape.digest());
     }
     p.addShape(shape);
   }
 
-  private static void readCommands(Node r, TrafficProfile p) throws ProfileFormatException {
-    for (Map.Entry<String, Node> e : r.field("commands").fields()) {
+  private static void readCommands(StrictNode<ProfileFormatException> r, TrafficProfile p) throws ProfileFormatException {
+    for (Map.Entry<String, StrictNode<ProfileFormatException>> e : r.field("commands").fields()) {
       CommandType type = CommandType.fromWireName(e.getKey());
-      Node c = e.getValue();
+      StrictNode<ProfileFormatException> c = e.getValue();
       if (type == null) {
         throw new ProfileFormatException(
-            c.path, "unknown command type (expected a name like COM_QUERY)");
+            c.path(), "unknown command type (expected a name like COM_QUERY)");
       }
       c.allowOnly("count", "latencyNanos");
       Histogram latency =
@@ -666,15 +672,15 @@ public final class ProfileJson {
     }
   }
 
-  private static void readProbes(Node r, TrafficProfile p) throws ProfileFormatException {
-    for (Map.Entry<String, Node> e : r.field("probes").fields()) {
-      Node n = e.getValue();
+  private static void readProbes(StrictNode<ProfileFormatException> r, TrafficProfile p) throws ProfileFormatException {
+    for (Map.Entry<String, StrictNode<ProfileFormatException>> e : r.field("probes").fields()) {
+      StrictNode<ProfileFormatException> n = e.getValue();
       ProbeKind kind = n.enumValue(ProbeKind.class, e.getKey());
       n.allowOnly("count", "causes");
       ProbeStats stats = new ProbeStats();
       stats.add(n.field("count").nonNegative());
       if (n.has("causes")) {
-        for (Map.Entry<String, Node> cause : n.field("causes").fields()) {
+        for (Map.Entry<String, StrictNode<ProfileFormatException>> cause : n.field("causes").fields()) {
           stats.addCause(cause.getKey(), cause.getValue().nonNegative());
         }
       }
@@ -682,15 +688,15 @@ public final class ProfileJson {
     }
   }
 
-  private static void readConnections(Node r, TrafficProfile p) throws ProfileFormatException {
-    Node c = r.field("connections");
+  private static void readConnections(StrictNode<ProfileFormatException> r, TrafficProfile p) throws ProfileFormatException {
+    StrictNode<ProfileFormatException> c = r.field("connections");
     c.allowOnly("connections", "distributions");
     p.connections().addConnections(c.field("connections").nonNegative());
-    for (Map.Entry<String, Node> e : c.field("distributions").fields()) {
+    for (Map.Entry<String, StrictNode<ProfileFormatException>> e : c.field("distributions").fields()) {
       ConnectionMetric metric = ConnectionMetric.fromJsonName(e.getKey());
       if (metric == null) {
         throw new ProfileFormatException(
-            e.getValue().path,
+            e.getValue().path(),
             "unknown connection metric (expected one of "
                 + jsonNames(ConnectionMetric.values())
                 + ")");
@@ -708,7 +714,7 @@ public final class ProfileJson {
     return names.toString();
   }
 
-  private static Source readSource(Node s) throws ProfileFormatException {
+  private static Source readSource(StrictNode<ProfileFormatException> s) throws ProfileFormatException {
     s.allowOnly(
         "collector",
         "collectorVersion",
@@ -723,10 +729,10 @@ public final class ProfileJson {
         "endMillis");
     Map<String, String> props = new TreeMap<>();
     if (s.has("properties")) {
-      for (Map.Entry<String, Node> e : s.field("properties").fields()) {
+      for (Map.Entry<String, StrictNode<ProfileFormatException>> e : s.field("properties").fields()) {
         if (Source.isSecret(e.getKey())) {
           throw new ProfileFormatException(
-              e.getValue().path, "a profile must never hold a password or secret");
+              e.getValue().path(), "a profile must never hold a password or secret");
         }
         props.put(e.getKey(), e.getValue().string());
       }
@@ -734,12 +740,12 @@ public final class ProfileJson {
     String collector = s.field("collector").string();
     if (!Source.AGENT.equals(collector) && !Source.PROXY.equals(collector)) {
       throw new ProfileFormatException(
-          s.path + ".collector", "expected \"agent\" or \"proxy\", got \"" + collector + "\"");
+          s.path() + ".collector", "expected \"agent\" or \"proxy\", got \"" + collector + "\"");
     }
     long start = s.field("startMillis").nonNegative();
     long end = s.field("endMillis").nonNegative();
     if (end < start) {
-      throw new ProfileFormatException(s.path + ".endMillis", "is before startMillis");
+      throw new ProfileFormatException(s.path() + ".endMillis", "is before startMillis");
     }
     return new Source(
         collector,
@@ -755,7 +761,7 @@ public final class ProfileJson {
         end);
   }
 
-  private static ShapeStats readShape(Node s) throws ProfileFormatException {
+  private static ShapeStats readShape(StrictNode<ProfileFormatException> s) throws ProfileFormatException {
     s.allowOnly(
         "digest",
         "digestText",
@@ -770,17 +776,17 @@ public final class ProfileJson {
         "counts",
         "latencyNanos",
         "errors");
-    Node kindNode = s.field("kind");
+    StrictNode<ProfileFormatException> kindNode = s.field("kind");
     StatementKind kind = kindNode.enumValue(StatementKind.class, kindNode.string());
     ProbeKind probe = null;
     if (s.has("probe")) {
-      Node probeNode = s.field("probe");
+      StrictNode<ProfileFormatException> probeNode = s.field("probe");
       probe = probeNode.enumValue(ProbeKind.class, probeNode.string());
     }
     long min = s.field("minSqlLength").nonNegative();
     long max = s.field("maxSqlLength").nonNegative();
     if (max > Integer.MAX_VALUE || min > max) {
-      throw new ProfileFormatException(s.path + ".maxSqlLength", "must be >= minSqlLength");
+      throw new ProfileFormatException(s.path() + ".maxSqlLength", "must be >= minSqlLength");
     }
     ShapeStats shape =
         new ShapeStats(
@@ -796,7 +802,7 @@ public final class ProfileJson {
     if (s.has("lockingRead") && s.field("lockingRead").bool()) {
       shape.markLockingRead();
     }
-    for (Map.Entry<String, Node> e : s.field("counts").fields()) {
+    for (Map.Entry<String, StrictNode<ProfileFormatException>> e : s.field("counts").fields()) {
       Via via = Via.fromJsonName(e.getKey());
       if (via == null) {
         List<String> names = new ArrayList<>();
@@ -804,7 +810,7 @@ public final class ProfileJson {
           names.add(v.jsonName());
         }
         throw new ProfileFormatException(
-            e.getValue().path, "unknown counter (expected one of " + names + ")");
+            e.getValue().path(), "unknown counter (expected one of " + names + ")");
       }
       shape.add(via, e.getValue().nonNegative());
     }
@@ -813,25 +819,25 @@ public final class ProfileJson {
           readHistogram(s.field("latencyNanos"), Histogram.LATENCY_PRECISION, "latency"));
     }
     if (s.has("errors")) {
-      List<Node> errors = s.field("errors").elements();
+      List<StrictNode<ProfileFormatException>> errors = s.field("errors").elements();
       if (errors.size() > ShapeStats.MAX_ERROR_CODES) {
-        throw new ProfileFormatException(s.path + ".errors",
+        throw new ProfileFormatException(s.path() + ".errors",
             errors.size() + " error codes; a shape keeps at most " + ShapeStats.MAX_ERROR_CODES);
       }
-      for (Node e : errors) {
+      for (StrictNode<ProfileFormatException> e : errors) {
         e.allowOnly("code", "sqlState", "count", "timed", "nanos");
         long code = e.field("code").nonNegative();
         if (code > 65535) {
-          throw new ProfileFormatException(e.path + ".code", "an error code is at most 65535");
+          throw new ProfileFormatException(e.path() + ".code", "an error code is at most 65535");
         }
         String state = e.optionalString("sqlState");
         if (state != null && ServerError.validSqlState(state) == null) {
-          throw new ProfileFormatException(e.path + ".sqlState", "expected five letters or digits");
+          throw new ProfileFormatException(e.path() + ".sqlState", "expected five letters or digits");
         }
         long count = e.field("count").nonNegative();
         long timed = e.field("timed").nonNegative();
         if (timed > count) {
-          throw new ProfileFormatException(e.path + ".timed", "must be <= count");
+          throw new ProfileFormatException(e.path() + ".timed", "must be <= count");
         }
         shape.addError((int) code, state, count, timed, e.field("nanos").nonNegative());
       }
@@ -843,189 +849,54 @@ public final class ProfileJson {
    * Reads a histogram the collectors write at {@code precision}; the precision and the number of
    * buckets are checked before the histogram (whose size grows as 2^precision) is allocated.
    */
-  private static Histogram readHistogram(Node n, int precision, String what)
+  private static Histogram readHistogram(StrictNode<ProfileFormatException> n, int precision, String what)
       throws ProfileFormatException {
     n.allowOnly("precisionBits", "count", "sum", "min", "max", "buckets");
     long bits = n.field("precisionBits").nonNegative();
     if (bits != precision) {
       throw new ProfileFormatException(
-          n.path + ".precisionBits",
+          n.path() + ".precisionBits",
           bits + " is not allowed: " + what + " histograms have precision " + precision);
     }
-    List<Node> buckets = n.field("buckets").elements();
+    List<StrictNode<ProfileFormatException>> buckets = n.field("buckets").elements();
     int maxBuckets = Histogram.bucketCount(precision);
     if (buckets.size() > maxBuckets) {
       throw new ProfileFormatException(
-          n.path + ".buckets",
+          n.path() + ".buckets",
           buckets.size() + " buckets, more than the " + maxBuckets + " a precision-" + precision
               + " histogram has");
     }
     Histogram h = new Histogram(precision);
     long total = 0;
     long previous = -1;
-    for (Node b : buckets) {
-      List<Node> pair = b.elements();
+    for (StrictNode<ProfileFormatException> b : buckets) {
+      List<StrictNode<ProfileFormatException>> pair = b.elements();
       if (pair.size() != 2) {
-        throw new ProfileFormatException(b.path, "a bucket is [lowerBound, count]");
+        throw new ProfileFormatException(b.path(), "a bucket is [lowerBound, count]");
       }
       long lower = pair.get(0).nonNegative();
       long count = pair.get(1).nonNegative();
       if (lower <= previous) {
-        throw new ProfileFormatException(pair.get(0).path, "buckets must be in ascending order");
+        throw new ProfileFormatException(pair.get(0).path(), "buckets must be in ascending order");
       }
       previous = lower;
       try {
         h.addBucket(lower, count);
       } catch (IllegalArgumentException e) {
-        throw new ProfileFormatException(pair.get(0).path, e.getMessage());
+        throw new ProfileFormatException(pair.get(0).path(), e.getMessage());
       }
       total += count;
       if (total < 0) {
-        throw new ProfileFormatException(pair.get(1).path, "the bucket counts overflow");
+        throw new ProfileFormatException(pair.get(1).path(), "the bucket counts overflow");
       }
     }
     long count = n.field("count").nonNegative();
     if (count != total) {
       throw new ProfileFormatException(
-          n.path + ".count", "is " + count + " but the buckets hold " + total);
+          n.path() + ".count", "is " + count + " but the buckets hold " + total);
     }
     h.setSummary(
         count, n.field("sum").nonNegative(), n.field("min").nonNegative(), n.field("max").nonNegative());
     return h;
-  }
-
-  /** A JSON node with the path that leads to it, for error messages. */
-  private static final class Node {
-    final JsonNode json;
-    final String path;
-
-    Node(JsonNode json, String path) {
-      this.json = json;
-      this.path = path;
-    }
-
-    private String child(String name) {
-      return path.isEmpty() ? name : path + "." + name;
-    }
-
-    void requireObject() throws ProfileFormatException {
-      if (!json.isObject()) {
-        throw new ProfileFormatException(path, "expected an object, got " + describe(json));
-      }
-    }
-
-    boolean has(String name) throws ProfileFormatException {
-      requireObject();
-      return json.has(name) && !json.get(name).isNull();
-    }
-
-    Node field(String name) throws ProfileFormatException {
-      requireObject();
-      JsonNode value = json.get(name);
-      if (value == null || value.isNull()) {
-        throw new ProfileFormatException(child(name), "is missing");
-      }
-      return new Node(value, child(name));
-    }
-
-    void allowOnly(String... names) throws ProfileFormatException {
-      requireObject();
-      List<String> allowed = Arrays.asList(names);
-      Iterator<String> it = json.fieldNames();
-      while (it.hasNext()) {
-        String name = it.next();
-        if (!allowed.contains(name)) {
-          throw new ProfileFormatException(
-              child(name), "unknown field (allowed here: " + allowed + ")");
-        }
-      }
-    }
-
-    String string() throws ProfileFormatException {
-      if (!json.isTextual()) {
-        throw new ProfileFormatException(path, "expected a string, got " + describe(json));
-      }
-      return json.textValue();
-    }
-
-    boolean bool() throws ProfileFormatException {
-      if (!json.isBoolean()) {
-        throw new ProfileFormatException(path, "expected true or false, got " + describe(json));
-      }
-      return json.booleanValue();
-    }
-
-    String optionalString(String name) throws ProfileFormatException {
-      return has(name) ? field(name).string() : null;
-    }
-
-    long nonNegative() throws ProfileFormatException {
-      if (!json.isIntegralNumber() || !json.canConvertToLong() || json.longValue() < 0) {
-        throw new ProfileFormatException(
-            path, "expected a non-negative integer, got " + describe(json));
-      }
-      return json.longValue();
-    }
-
-    List<Node> elements() throws ProfileFormatException {
-      if (!json.isArray()) {
-        throw new ProfileFormatException(path, "expected an array, got " + describe(json));
-      }
-      List<Node> out = new ArrayList<>();
-      for (int i = 0; i < json.size(); i++) {
-        out.add(new Node(json.get(i), path + "[" + i + "]"));
-      }
-      return out;
-    }
-
-    List<String> strings() throws ProfileFormatException {
-      List<String> out = new ArrayList<>();
-      for (Node n : elements()) {
-        out.add(n.string());
-      }
-      return out;
-    }
-
-    /** Fields of an object, in document order. */
-    List<Map.Entry<String, Node>> fieldsList() throws ProfileFormatException {
-      requireObject();
-      List<Map.Entry<String, Node>> out = new ArrayList<>();
-      Iterator<Map.Entry<String, JsonNode>> it = json.fields();
-      while (it.hasNext()) {
-        Map.Entry<String, JsonNode> e = it.next();
-        out.add(
-            new java.util.AbstractMap.SimpleImmutableEntry<>(
-                e.getKey(), new Node(e.getValue(), child(e.getKey()))));
-      }
-      return out;
-    }
-
-    Iterable<Map.Entry<String, Node>> fields() throws ProfileFormatException {
-      return fieldsList();
-    }
-
-    <E extends Enum<E>> E enumValue(Class<E> type, String name) throws ProfileFormatException {
-      try {
-        return Enum.valueOf(type, name);
-      } catch (IllegalArgumentException e) {
-        throw new ProfileFormatException(
-            path,
-            "unknown "
-                + type.getSimpleName()
-                + " \""
-                + name
-                + "\" (expected one of "
-                + Arrays.toString(type.getEnumConstants())
-                + ")");
-      }
-    }
-
-    private static String describe(JsonNode n) {
-      String text = n.toString();
-      if (text.length() > 40) {
-        text = text.substring(0, 37) + "...";
-      }
-      return n.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " " + text;
-    }
   }
 }
