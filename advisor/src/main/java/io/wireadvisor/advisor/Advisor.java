@@ -40,6 +40,16 @@ public final class Advisor {
 
   private Advisor() {}
 
+  /** The rule of {@link #RULES} with this id, or null. */
+  static Rule rule(String id) {
+    for (Rule r : RULES) {
+      if (r.id().equals(id)) {
+        return r;
+      }
+    }
+    return null;
+  }
+
   /**
    * Analyzes one (merged) profile.
    *

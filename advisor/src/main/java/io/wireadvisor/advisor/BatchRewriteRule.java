@@ -97,4 +97,9 @@ public final class BatchRewriteRule implements Rule {
                 Workload.ratio(singles, batched) + Math.min(0.75, 1.5 / rowsPerBatch)))
         .build();
   }
+
+  @Override
+  public Saving saving(Recommendation r, Estimates estimates) {
+    return estimates.batches();
+  }
 }

@@ -131,4 +131,9 @@ public final class DriverUpgradeRule implements Rule {
         .expect(Expectation.atMost(Metric.RESETS_PER_EXECUTE, profile, 0.05))
         .build();
   }
+
+  @Override
+  public Saving saving(Recommendation r, Estimates estimates) {
+    return estimates.resets();
+  }
 }

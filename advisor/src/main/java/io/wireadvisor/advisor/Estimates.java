@@ -123,36 +123,10 @@ final class Estimates {
     return s == null ? r : r.withSaving(s);
   }
 
+  /** {@code r}'s saving as its rule estimates it ({@link Rule#saving}); server-side when no rule has its id. */
   private Saving saving(Recommendation r) {
-    switch (r.id()) {
-      case TextProtocolRule.ID:
-        return textProtocol();
-      case StatementCacheRule.ID:
-        return statementCache();
-      case DriverUpgradeRule.ID:
-        return resets();
-      case SessionProbeRule.ID:
-        return stateSaving(r,
-            "reads of isolation and read-only state are answered by the driver, and a READ WRITE"
-                + " reset follows only a READ ONLY the server accepted (after a rejected one the"
-                + " driver's local flag never changed)");
-      case TransactionStateRule.ID:
-        return stateSaving(r,
-            "the framework's SET autocommit pair per transaction goes (the pool's one per new"
-                + " connection stays), and read-only SETs and reads go");
-      case ServerRejectsRule.ID:
-        return stateSaving(r, "the rejected SETs (and the READ WRITE resets after them) go");
-      case PoolValidationRule.ID:
-        return stateSaving(r, "the validation queries go");
-      case BatchRewriteRule.ID:
-        return batches();
-      case PlanCacheRule.ID:
-        return compileTime(r, false);
-      case PlanCacheRefusedRule.ID:
-        return compileTime(r, true);
-      default:
-        return serverSide(r);
-    }
+    Rule rule = Advisor.rule(r.id());
+    return rule == null ? serverSide(r) : rule.saving(r, this);
   }
 
   /**
@@ -161,7 +135,7 @@ final class Estimates {
    * profile at its statement's average compile time, scaled by the share of executions that miss
    * the cache in TiDB's summary. Server-side otherwise.
    */
-  private Saving compileTime(Recommendation r, boolean refusedOnly) {
+  Saving compileTime(Recommendation r, boolean refusedOnly) {
     if (server == null || !server.isTiDB()) {
       return serverSide(r);
     }
@@ -196,7 +170,8 @@ final class Estimates {
             + " of time the client waits and TiDB computes");
   }
 
-  private Saving textProtocol() {
+  /** Repeated text statements made server-prepared: COM_QUERY round trips become COM_STMT_EXECUTE (and TiDB's parse and optimize time). */
+  Saving textProtocol() {
     long r = w.repeatedTextExecutions;
     long connections = Math.max(1, profile.connections().connections());
     long prepares = Math.min(r, (long) w.repeatedTextShapes * connections);
@@ -255,7 +230,8 @@ final class Estimates {
     return new Saving(r, r + prepares, Math.max(seconds, serverSeconds), assumption, delta);
   }
 
-  private Saving statementCache() {
+  /** A client-side statement cache: the prepares (and closes) it saves, at their measured time. */
+  Saving statementCache() {
     if (w.prepares == 0) {
       long r = w.repeatedTextExecutions;
       return new Saving(0, 0, 0,
@@ -288,7 +264,7 @@ final class Estimates {
    * What {@code r}'s change alone removes of the session-state statements ({@link StateModel}):
    * each removed execution at its shape's measured time per execution.
    */
-  private Saving stateSaving(Recommendation r, String what) {
+  Saving stateSaving(Recommendation r, String what) {
     long[] removed = state.removed(state.now().with(r));
     if (removed[0] == 0) {
       return null;
@@ -299,7 +275,8 @@ final class Estimates {
         what + ": " + Fmt.count(removed[0]) + " round trips at the time measured for them", delta);
   }
 
-  private Saving batches() {
+  /** Batches rewritten into multi-row statements: one round trip per batch instead of per row. */
+  Saving batches() {
     long statements = 0;
     long batches = 0;
     double nanos = 0;
@@ -329,7 +306,8 @@ final class Estimates {
             + " extra server time is not estimated)", delta);
   }
 
-  private Saving resets() {
+  /** A driver upgrade: the COM_STMT_RESET before each cached statement's execution goes. */
+  Saving resets() {
     if (w.resets == 0) {
       return new Saving(0, 0, 0,
           "no round trips now: it keeps the advised statement cache from adding a COM_STMT_RESET"
@@ -343,7 +321,8 @@ final class Estimates {
             + " round trips at the measured median (" + ms(median) + ")", delta);
   }
 
-  private static Saving serverSide(Recommendation r) {
+  /** A change on the server: its gain is in server time, which the profile does not measure. */
+  Saving serverSide(Recommendation r) {
     return new Saving(0, 0, 0,
         "a server-side change: its gain is in server time (parse, plan, TSO waits or reads),"
             + " which the profile does not measure; verify it as the recommendation says");

@@ -211,4 +211,9 @@ public final class PlanCacheRefusedRule implements Rule {
         new Withheld(ID, "the statements TiDB's plan cache refused (" + few.size() + ")",
             MIN_REFUSALS + " refusals of one statement", "at most " + most));
   }
+
+  @Override
+  public Saving saving(Recommendation r, Estimates estimates) {
+    return estimates.compileTime(r, true);
+  }
 }

@@ -80,4 +80,9 @@ public final class PoolValidationRule implements Rule {
             Expectation.atMost(Metric.VALIDATIONS_PER_STATEMENT, profile, perStatement * 0.2))
         .build();
   }
+
+  @Override
+  public Saving saving(Recommendation r, Estimates estimates) {
+    return estimates.stateSaving(r, "the validation queries go");
+  }
 }

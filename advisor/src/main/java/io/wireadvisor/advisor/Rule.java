@@ -25,4 +25,18 @@ public interface Rule {
   default List<Withheld> withheld(TrafficProfile profile, ServerView server) {
     return Collections.emptyList();
   }
+
+  /**
+   * What a recommendation {@code r} of this rule is estimated to save, for the report's ranking
+   * and the first screen's outlook; null when nothing can be estimated. {@code estimates} holds
+   * the profile's measurements and the shared ways to turn them into a {@link Saving}: the
+   * session-state statements a change removes ({@link Estimates#stateSaving}), repeated text
+   * statements ({@link Estimates#textProtocol}), TiDB's compile time ({@link
+   * Estimates#compileTime}), and so on. The default, {@link Estimates#serverSide}, says the gain is
+   * in server time the profile does not measure: right for a change on the server, wrong for one
+   * that removes round trips, which overrides this.
+   */
+  default Saving saving(Recommendation r, Estimates estimates) {
+    return estimates.serverSide(r);
+  }
 }

@@ -203,4 +203,9 @@ public final class ServerRejectsRule implements Rule {
     ProbeStats s = p.probes().get(k);
     return s == null ? Collections.<String, Long>emptyMap() : s.causes();
   }
+
+  @Override
+  public Saving saving(Recommendation r, Estimates estimates) {
+    return estimates.stateSaving(r, "the rejected SETs (and the READ WRITE resets after them) go");
+  }
 }

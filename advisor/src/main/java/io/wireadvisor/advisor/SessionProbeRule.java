@@ -133,4 +133,12 @@ public final class SessionProbeRule implements Rule {
     }
     return r.build();
   }
+
+  @Override
+  public Saving saving(Recommendation r, Estimates estimates) {
+    return estimates.stateSaving(r,
+        "reads of isolation and read-only state are answered by the driver, and a READ WRITE"
+            + " reset follows only a READ ONLY the server accepted (after a rejected one the"
+            + " driver's local flag never changed)");
+  }
 }

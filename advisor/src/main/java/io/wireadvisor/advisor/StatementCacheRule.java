@@ -181,4 +181,9 @@ public final class StatementCacheRule implements Rule {
         .expect(Expectation.atMost(Metric.CLOSES_PER_EXECUTE, profile, 0.05))
         .build();
   }
+
+  @Override
+  public Saving saving(Recommendation r, Estimates estimates) {
+    return estimates.statementCache();
+  }
 }

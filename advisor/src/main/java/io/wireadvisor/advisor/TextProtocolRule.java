@@ -150,4 +150,9 @@ public final class TextProtocolRule implements Rule {
         });
     return shapes.subList(0, Math.min(n, shapes.size()));
   }
+
+  @Override
+  public Saving saving(Recommendation r, Estimates estimates) {
+    return estimates.textProtocol();
+  }
 }

@@ -161,4 +161,11 @@ public final class TransactionStateRule implements Rule {
             Workload.ratio(left, w.businessExecutions) + 0.1 * Metric.STATE_CHANGES_PER_STATEMENT.compute(profile)));
     return b.build();
   }
+
+  @Override
+  public Saving saving(Recommendation r, Estimates estimates) {
+    return estimates.stateSaving(r,
+        "the framework's SET autocommit pair per transaction goes (the pool's one per new"
+            + " connection stays), and read-only SETs and reads go");
+  }
 }
