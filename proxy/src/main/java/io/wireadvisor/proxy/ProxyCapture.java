@@ -1,5 +1,9 @@
 package io.wireadvisor.proxy;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.wireadvisor.capture.CaptureHeader;
 import io.wireadvisor.capture.CaptureRun;
 import io.wireadvisor.capture.CaptureSlot;
@@ -19,6 +23,8 @@ import java.util.regex.Pattern;
 final class ProxyCapture extends CaptureSlot {
   /** A file name an admin call may give: no path, no leading dot, no surprises. */
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final CaptureSettings settings;
   private volatile String server;
@@ -91,38 +97,52 @@ final class ProxyCapture extends CaptureSlot {
   }
 
   static String json(Summary s) {
-    return "{\"file\":" + quote(s.file().toString()) + ",\"events\":" + s.events() + ",\"dropped\":"
-        + s.dropped() + ",\"bytes\":" + s.bytes() + ",\"connections\":" + s.connections() + ",\"ended\":"
-        + quote(s.ended()) + "}";
+    return write(node(s));
+  }
+
+  private static ObjectNode node(Summary s) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("file", s.file().toString());
+    o.put("events", s.events());
+    o.put("dropped", s.dropped());
+    o.put("bytes", s.bytes());
+    o.put("connections", s.connections());
+    o.put("ended", s.ended());
+    return o;
   }
 
   /** The admin endpoint's view: the capture running, or the last one. */
   String statusJson() {
+    ObjectNode o = JSON.createObjectNode();
     CaptureRun a = active();
     if (a != null) {
-      return "{\"running\":true,\"file\":" + quote(a.file().toString()) + ",\"events\":"
-          + a.writer().events() + ",\"bytes\":" + a.writer().bytes() + ",\"connections\":"
-          + a.connections() + ",\"valuesMasked\":" + a.masked() + "}";
+      o.put("running", true);
+      o.put("file", a.file().toString());
+      o.put("events", a.writer().events());
+      o.put("bytes", a.writer().bytes());
+      o.put("connections", a.connections());
+      o.put("valuesMasked", a.masked());
+      return write(o);
     }
     Summary s = last();
-    return "{\"running\":false,\"adminCapture\":" + (settings.dir() != null)
-        + (s == null ? "" : ",\"last\":" + json(s)) + "}";
+    o.put("running", false);
+    o.put("adminCapture", settings.dir() != null);
+    if (s != null) {
+      o.set("last", node(s));
+    }
+    return write(o);
   }
 
+  /** {@code s} as a JSON string ({@code null} for null), for the admin endpoint's replies. */
   static String quote(String s) {
-    if (s == null) {
-      return "null";
+    return write(JSON.getNodeFactory().textNode(s));
+  }
+
+  private static String write(JsonNode n) {
+    try {
+      return JSON.writeValueAsString(n);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a tree of strings and numbers always writes", e);
     }
-    StringBuilder b = new StringBuilder("\"");
-    for (char c : s.toCharArray()) {
-      if (c == '"' || c == '\\') {
-        b.append('\\').append(c);
-      } else if (c < 0x20) {
-        b.append(String.format("\\u%04x", (int) c));
-      } else {
-        b.append(c);
-      }
-    }
-    return b.append('"').toString();
   }
 }
