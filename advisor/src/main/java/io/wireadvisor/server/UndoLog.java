@@ -49,10 +49,10 @@ public final class UndoLog {
       return changed;
     }
 
-    /** {@code SET GLOBAL name = value (was previous)}, for a tool's log. */
+    /** {@code SET GLOBAL name = value (was previous)}, or {@code (already previous)}, for a tool's log. */
     @Override
     public String toString() {
-      return "SET GLOBAL " + name + " = " + value + " (was " + previous + ")";
+      return "SET GLOBAL " + name + " = " + value + (changed ? " (was " : " (already ") + previous + ")";
     }
   }
 

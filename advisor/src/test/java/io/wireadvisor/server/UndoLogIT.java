@@ -80,8 +80,9 @@ class UndoLogIT {
         assertThat(same(global(s, e.getKey()), e.getValue()))
             .as(e.getKey() + " = " + global(s, e.getKey()) + ", set " + e.getValue()).isTrue();
       }
-      assertThat(undo.setGlobal(s, "transaction_isolation", "read-committed").changed())
-          .as("already so: nothing to run or undo").isFalse();
+      UndoLog.Global already = undo.setGlobal(s, "transaction_isolation", "read-committed");
+      assertThat(already.changed()).as("already so: nothing to run or undo").isFalse();
+      assertThat(already.toString()).isEqualTo("SET GLOBAL transaction_isolation = read-committed (already READ-COMMITTED)");
       String flag = changes.get("log_bin_trust_function_creators");
       assertThat(global(s, "log_bin_trust_function_creators")).as("read back as a number").isIn("0", "1");
       assertThat(undo.setGlobal(s, "log_bin_trust_function_creators", flag.toLowerCase(java.util.Locale.ROOT)).changed())

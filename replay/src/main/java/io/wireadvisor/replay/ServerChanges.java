@@ -13,10 +13,11 @@ import java.util.function.Consumer;
 /**
  * A configuration's server-side changes for the length of one replay run: TiDB globals ({@code
  * SET GLOBAL}, the previous value read first) and {@code ALTER TABLE … CACHE} on tables of the
- * replayed database, both through {@link UndoLog#setGlobal} and {@link UndoLog#cacheTable} (the
- * bank sample's {@code prove} makes its changes the same way), each undone by {@link #close()} in reverse order ({@code NOCACHE}, the
- * previous value), also from a shutdown hook should the replay be interrupted. Anything else the
- * advice says to run on the server is listed in {@link #notApplied()}, never run.
+ * replayed database, made through {@link UndoLog#setGlobal} and {@link UndoLog#cacheTable} (as the
+ * bank sample's {@code prove} makes its own), each undone by {@link #close()} in reverse order
+ * ({@code NOCACHE}, the previous value), also from a shutdown hook should the replay be
+ * interrupted. Anything else the advice says to run on the server is listed in {@link
+ * #notApplied()}, never run.
  */
 final class ServerChanges implements AutoCloseable {
   private final ReplayTarget target;
