@@ -37,8 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A second application, written as teams write them (Spring Data JPA, lazy collections, read-only
  * services, Pageable listings, batched inserts), through the whole configuration cycle on the
  * testkit's server: (1) as the team configured it for MySQL, (2) with only the Spring Boot lines
- * of the advisor's report on that first profile, taken from the report's JSON, (3) with the best
- * configuration found by hand ({@link #BEST_BY_HAND}). Each run has its own empty database, the
+ * of the advisor's report on that first profile, taken from the report's JSON, (3) with those and
+ * the one line an expert adds ({@link #EXPERT_LINE}), (4) with the best configuration found by
+ * hand ({@link #BEST_BY_HAND}). Each run has its own empty database, the
  * same {@link #OPERATIONS} business operations, and its data checked afterwards.
  *
  * <p>The measure is wire round trips per business operation: the workload is fixed, so the total
@@ -99,7 +100,7 @@ class SpringShopIT {
       view = ServerInspector.inspect(c, server.statusUrl().orElse(null));
     }
 
-    // 1. As the team configured it; 3. the best configuration found by hand. Independent runs
+    // 1. As the team configured it; 4. the best configuration found by hand. Independent runs
     //    on their own databases, side by side to keep the test's time down (what the wire
     //    carries does not depend on timing).
     ExecutorService side = Executors.newSingleThreadExecutor();
@@ -126,7 +127,7 @@ class SpringShopIT {
       }
       assertThat(lines).as("the report's Spring Boot lines:%n%s", report).isNotEmpty();
       TrafficProfile best = bestRun.get(SIDE_RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-      // 2b. The report's lines and the one an expert adds for this application (see the finding).
+      // 3. The report's lines and the one an expert adds for this application (see the finding).
       List<String> plusExpert = new ArrayList<>(lines);
       plusExpert.add(EXPERT_LINE);
       Future<TrafficProfile> plusRun = side.submit(() -> run(server, dir, "report-plus-expert", plusExpert));
