@@ -226,6 +226,10 @@ final class HtmlReport {
     sb.append(barChart("top-statements-chart", labels,
         new String[] {timed ? "seconds waited" : "wire commands"},
         new double[][] {values}, new String[] {AFTER_COLOR}, timed ? "%.2f s" : "%,.0f"));
+    if (a.serverWindows() != null) {
+      sb.append("<p class=\"note\" id=\"server-windows\"><b>Note</b>: ").append(esc(a.serverWindows()))
+          .append("</p>\n");
+    }
     sb.append("<div class=\"table-wrap\"><table><tr><th>#</th><th>share</th><th>time</th><th>executions</th>")
         .append("<th class=\"pattern\">wire pattern</th><th>length / limit</th><th>statement</th></tr>\n");
     int i = 1;

@@ -75,6 +75,11 @@ public final class ServerViewJson {
         o.put("avgCompileNanos", s.avgCompileNanos());
       }
     }
+    if (v.summaryBegin() != null || v.summaryRead() != null) {
+      ObjectNode w = root.putObject("summaryWindow");
+      w.put("begin", v.summaryBegin());
+      w.put("read", v.summaryRead());
+    }
     ObjectNode metrics = root.putObject("metrics");
     for (Map.Entry<String, Double> e : v.metrics().entrySet()) {
       metrics.put(e.getKey(), e.getValue());
@@ -127,6 +132,10 @@ public final class ServerViewJson {
           s.has("avgProcessedKeys") ? s.get("avgProcessedKeys").asDouble() : -1)
           .withPlanCacheFacts(s.path("planCacheUnqualified").asLong(-1), text(s, "planCacheUnqualifiedReason"),
               s.path("avgParseNanos").asLong(-1), s.path("avgCompileNanos").asLong(-1)));
+    }
+    JsonNode w = root.path("summaryWindow");
+    if (w.isObject()) {
+      b.summaryWindow(text(w, "begin"), text(w, "read"));
     }
     Iterator<Map.Entry<String, JsonNode>> m = root.path("metrics").fields();
     while (m.hasNext()) {
