@@ -48,6 +48,29 @@ class DistributionIT {
   }
 
   @Test
+  void theJunitArtifactShipsWithWhatItNeedsToInstall() throws Exception {
+    // docs/wire-budgets.md: bin/wire-advisor-install-junit installs maven/ into a user's repository.
+    Path d = dist();
+    Path maven = d.resolve("maven");
+    String v = System.getProperty("e2e.version", "0.1.0-SNAPSHOT");
+    assertThat(Files.list(maven).map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(
+        "wire-advisor-parent-" + v + ".pom",
+        "wire-advisor-core-" + v + ".jar", "wire-advisor-core-" + v + ".pom",
+        "wire-advisor-advisor-" + v + ".jar", "wire-advisor-advisor-" + v + ".pom",
+        "wire-advisor-junit-" + v + ".jar", "wire-advisor-junit-" + v + ".pom");
+    assertThat(maven.resolve("wire-advisor-junit-" + v + ".pom")).content()
+        .contains("<artifactId>wire-advisor-junit</artifactId>", "<artifactId>wire-advisor-advisor</artifactId>");
+    try (java.util.jar.JarFile jar = new java.util.jar.JarFile(maven.resolve("wire-advisor-junit-" + v + ".jar").toFile())) {
+      assertThat(jar.getEntry("io/wireadvisor/junit/WireBudget.class")).isNotNull();
+      assertThat(new String(jar.getInputStream(jar.getEntry("META-INF/spring.factories")).readAllBytes(),
+          StandardCharsets.UTF_8)).contains("io.wireadvisor.junit.WireBudgetSpringListener");
+    }
+    Path install = d.resolve("bin/wire-advisor-install-junit");
+    assertThat(Files.isExecutable(install)).isTrue();
+    assertThat(install).content().contains("install:install-file");
+  }
+
+  @Test
   void launchersWorkFromAnyDirectoryAndTheAgentTurnsOnFromTheEnvironment(DatabaseServer server,
       @TempDir Path dir) throws Exception {
     Path d = dist();
