@@ -51,7 +51,7 @@ class DistributionIT {
   void theJunitArtifactShipsWithWhatItNeedsToInstall() throws Exception {
     // docs/wire-budgets.md: bin/wire-advisor-install-junit installs maven/ into a user's repository.
     Path d = dist();
-    Path maven = d.resolve("maven");
+    Path maven = d.toRealPath().resolve("maven"); // as the script names it, .. resolved
     String v = System.getProperty("e2e.version", "0.1.0-SNAPSHOT");
     assertThat(Files.list(maven).map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(
         "wire-advisor-parent-" + v + ".pom",
@@ -67,7 +67,23 @@ class DistributionIT {
     }
     Path install = d.resolve("bin/wire-advisor-install-junit");
     assertThat(Files.isExecutable(install)).isTrue();
-    assertThat(install).content().contains("install:install-file");
+    // The script's calls, through a stand-in for mvn that writes down its arguments (the real
+    // install was run by hand: junit/src/it/check-user-build).
+    Path calls = Files.createTempFile("mvn-calls", ".txt");
+    Path fakeMvn = Files.createTempFile("fake-mvn", ".sh");
+    Files.writeString(fakeMvn, "#!/bin/sh\necho \"$*\" >> " + calls + "\n");
+    fakeMvn.toFile().setExecutable(true);
+    Run r = run(Paths.get(System.getProperty("java.io.tmpdir")), Map.of("MVN", fakeMvn.toString()),
+        install.toString(), "-Dmaven.repo.local=/somewhere");
+    assertThat(r.code()).as(r.out()).isZero();
+    List<String> lines = Files.readAllLines(calls);
+    assertThat(lines).hasSize(4).allMatch(l -> l.contains(":install-file") && l.endsWith("-Dmaven.repo.local=/somewhere"));
+    for (String a : new String[] {"core", "advisor", "junit"}) {
+      assertThat(lines).anyMatch(l -> l.contains("-Dfile=" + maven.resolve("wire-advisor-" + a + "-" + v + ".jar"))
+          && l.contains("-DpomFile=" + maven.resolve("wire-advisor-" + a + "-" + v + ".pom")));
+    }
+    assertThat(lines).anyMatch(l -> l.contains("-DpomFile=" + maven.resolve("wire-advisor-parent-" + v + ".pom"))
+        && l.contains("-Dpackaging=pom"));
   }
 
   @Test
