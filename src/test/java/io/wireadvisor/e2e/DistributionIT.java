@@ -48,6 +48,45 @@ class DistributionIT {
   }
 
   @Test
+  void theJunitArtifactShipsWithWhatItNeedsToInstall() throws Exception {
+    // docs/wire-budgets.md: bin/wire-advisor-install-junit installs maven/ into a user's repository.
+    Path d = dist();
+    Path maven = d.toRealPath().resolve("maven"); // as the script names it, .. resolved
+    String v = System.getProperty("e2e.version", "0.1.0-SNAPSHOT");
+    assertThat(Files.list(maven).map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(
+        "wire-advisor-parent-" + v + ".pom",
+        "wire-advisor-core-" + v + ".jar", "wire-advisor-core-" + v + ".pom",
+        "wire-advisor-advisor-" + v + ".jar", "wire-advisor-advisor-" + v + ".pom",
+        "wire-advisor-junit-" + v + ".jar", "wire-advisor-junit-" + v + ".pom");
+    assertThat(maven.resolve("wire-advisor-junit-" + v + ".pom")).content()
+        .contains("<artifactId>wire-advisor-junit</artifactId>", "<artifactId>wire-advisor-advisor</artifactId>");
+    try (java.util.jar.JarFile jar = new java.util.jar.JarFile(maven.resolve("wire-advisor-junit-" + v + ".jar").toFile())) {
+      assertThat(jar.getEntry("io/wireadvisor/junit/WireBudget.class")).isNotNull();
+      assertThat(new String(jar.getInputStream(jar.getEntry("META-INF/spring.factories")).readAllBytes(),
+          StandardCharsets.UTF_8)).contains("io.wireadvisor.junit.WireBudgetSpringListener");
+    }
+    Path install = d.resolve("bin/wire-advisor-install-junit");
+    assertThat(Files.isExecutable(install)).isTrue();
+    // The script's calls, through a stand-in for mvn that writes down its arguments (the real
+    // install was run by hand: junit/src/it/check-user-build).
+    Path calls = Files.createTempFile("mvn-calls", ".txt");
+    Path fakeMvn = Files.createTempFile("fake-mvn", ".sh");
+    Files.writeString(fakeMvn, "#!/bin/sh\necho \"$*\" >> " + calls + "\n");
+    fakeMvn.toFile().setExecutable(true);
+    Run r = run(Paths.get(System.getProperty("java.io.tmpdir")), Map.of("MVN", fakeMvn.toString()),
+        install.toString(), "-Dmaven.repo.local=/somewhere");
+    assertThat(r.code()).as(r.out()).isZero();
+    List<String> lines = Files.readAllLines(calls);
+    assertThat(lines).hasSize(4).allMatch(l -> l.contains(":install-file") && l.endsWith("-Dmaven.repo.local=/somewhere"));
+    for (String a : new String[] {"core", "advisor", "junit"}) {
+      assertThat(lines).anyMatch(l -> l.contains("-Dfile=" + maven.resolve("wire-advisor-" + a + "-" + v + ".jar"))
+          && l.contains("-DpomFile=" + maven.resolve("wire-advisor-" + a + "-" + v + ".pom")));
+    }
+    assertThat(lines).anyMatch(l -> l.contains("-DpomFile=" + maven.resolve("wire-advisor-parent-" + v + ".pom"))
+        && l.contains("-Dpackaging=pom"));
+  }
+
+  @Test
   void launchersWorkFromAnyDirectoryAndTheAgentTurnsOnFromTheEnvironment(DatabaseServer server,
       @TempDir Path dir) throws Exception {
     Path d = dist();

@@ -70,18 +70,21 @@ public final class Advisor {
     List<Recommendation> ranked = estimates.ranked(recommendations);
     Outlook outlook = estimates.outlook(ranked, server);
     List<ErrorLine> errors = ErrorLine.of(profile);
+    // Estimated as the rules wrote them, then told to the clients that sent the traffic.
+    List<Recommendation> told = ClientSpeech.tell(ranked, profile);
+    List<StatementTime> top = estimates.topStatements(server);
     return new Analysis(
         ProfileSummary.of(profile),
         server == null ? null : server.describe(),
-        // Estimated as the rules wrote them, then told to the clients that sent the traffic.
-        ClientSpeech.tell(ranked, profile),
+        told,
         outlook,
-        estimates.topStatements(server),
+        top,
         withheld,
         estimates.commandLatency(),
         errors,
         ErrorLine.total(profile),
-        ErrorLine.firstScreen(profile, errors));
+        ErrorLine.firstScreen(profile, errors))
+        .serverWindows(ServerWindows.note(profile, server, top, told));
   }
 
   /**

@@ -24,6 +24,8 @@ public final class Analysis {
   private final List<ErrorLine> errors;
   private final long errorTotal;
   private final boolean errorsOnFirstScreen;
+  /** Set once by {@link Advisor#analyze} on the instance it builds; see {@link #serverWindows()}. */
+  private String serverWindows;
 
   public Analysis(ProfileSummary profile, String server, List<Recommendation> recommendations) {
     this(
@@ -74,6 +76,19 @@ public final class Analysis {
     this.topStatements = Collections.unmodifiableList(new ArrayList<>(topStatements));
     this.withheld = Collections.unmodifiableList(new ArrayList<>(withheld));
     this.commandLatency = Collections.unmodifiableMap(new LinkedHashMap<>(commandLatency));
+  }
+
+  /**
+   * The note on the two windows where server-side STATEMENTS_SUMMARY figures stand beside the
+   * profile's counts ({@link ServerWindows}), or null when none are shown.
+   */
+  public String serverWindows() {
+    return serverWindows;
+  }
+
+  Analysis serverWindows(String note) {
+    this.serverWindows = note;
+    return this;
   }
 
   public ProfileSummary profile() {

@@ -141,6 +141,10 @@ public final class AnalysisJson {
         after.put(e.getKey(), e.getValue());
       }
     }
+    if (a.serverWindows() != null) {
+      // The TiDB figures (topStatements[].server, evidence) and the profile's counts: two windows.
+      root.put("serverWindows", a.serverWindows());
+    }
     ArrayNode top = root.putArray("topStatements");
     for (StatementTime t : a.topStatements()) {
       ObjectNode o = top.addObject();

@@ -59,6 +59,9 @@ final class HtmlReport {
           + ".table-wrap{overflow-x:auto;max-width:100%}"
           + "table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:3px 8px;vertical-align:top;text-align:left}"
           + "td.num{text-align:right;white-space:nowrap}"
+          // A wire pattern ("PREPARE/EXECUTE/CLOSE") on one line: the page's overflow-wrap:anywhere
+          // let the long SQL beside it squeeze the column to a character or three (issue 24).
+          + "td.pattern,th.pattern{white-space:nowrap;overflow-wrap:normal;word-break:normal}"
           + "td.sql{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85em;overflow-wrap:anywhere;word-break:break-word;min-width:16em}"
           + "svg.chart{display:block;width:100%;height:auto;max-width:900px;margin:.6em 0}"
           + ".legend span{display:inline-block;margin-right:1em;white-space:nowrap}"
@@ -223,14 +226,18 @@ final class HtmlReport {
     sb.append(barChart("top-statements-chart", labels,
         new String[] {timed ? "seconds waited" : "wire commands"},
         new double[][] {values}, new String[] {AFTER_COLOR}, timed ? "%.2f s" : "%,.0f"));
+    if (a.serverWindows() != null) {
+      sb.append("<p class=\"note\" id=\"server-windows\"><b>Note</b>: ").append(esc(a.serverWindows()))
+          .append("</p>\n");
+    }
     sb.append("<div class=\"table-wrap\"><table><tr><th>#</th><th>share</th><th>time</th><th>executions</th>")
-        .append("<th>wire pattern</th><th>length / limit</th><th>statement</th></tr>\n");
+        .append("<th class=\"pattern\">wire pattern</th><th>length / limit</th><th>statement</th></tr>\n");
     int i = 1;
     for (StatementTime t : a.topStatements()) {
       sb.append("<tr><td class=\"num\">").append(i++).append("</td><td class=\"num\">")
           .append(esc(Fmt.percent(t.share()))).append("</td><td class=\"num\">")
           .append(String.format(Locale.ROOT, "%.2f s", t.seconds())).append("</td><td class=\"num\">")
-          .append(esc(Fmt.count(t.executions()))).append("</td><td>").append(esc(Reports.pattern(t)))
+          .append(esc(Fmt.count(t.executions()))).append("</td><td class=\"pattern\">").append(esc(Reports.pattern(t)))
           .append("</td><td class=\"num\">").append(t.maxSqlLength()).append(" / ").append(t.sqlLimit())
           .append(t.aboveSqlLimit() ? " <b>never cached</b>" : "").append("</td><td class=\"sql\">")
           .append(esc(t.text()));

@@ -80,6 +80,7 @@ public final class Reports {
     }
     if (!a.topStatements().isEmpty()) {
       sb.append("\n## Top statements by time\n\n")
+          .append(a.serverWindows() == null ? "" : "> **Note**: " + a.serverWindows() + "\n\n")
           .append("| # | share | time (s) | executions | wire pattern | length / limit | statement |\n")
           .append("|---|---|---|---|---|---|---|\n");
       int i = 1;
@@ -292,6 +293,10 @@ public final class Reports {
       return;
     }
     sb.append("\nTop statements by time\n----------------------\n");
+    if (a.serverWindows() != null) {
+      wrap(sb, "Note: " + a.serverWindows(), "  ");
+      sb.append('\n');
+    }
     sb.append(String.format(Locale.ROOT, "%3s %7s %9s %11s  %-34s %s%n", "#", "share", "time s",
         "executions", "wire pattern", "length/limit"));
     int i = 1;

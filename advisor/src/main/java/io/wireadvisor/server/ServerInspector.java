@@ -125,6 +125,14 @@ public final class ServerInspector {
                     .withPlanCacheFacts(rs.getLong(9), rs.getString(10), rs.getLong(11), rs.getLong(12)));
           }
         }
+        // The window those counts cover (every client's, since the summary's last refresh), for
+        // the reports to set beside the profile's own window.
+        try (ResultSet rs = st.executeQuery("SELECT DATE_FORMAT(MIN(SUMMARY_BEGIN_TIME), '%Y-%m-%d %H:%i:%s'),"
+            + " DATE_FORMAT(NOW(), '%Y-%m-%d %H:%i:%s') FROM information_schema.STATEMENTS_SUMMARY")) {
+          if (rs.next()) {
+            b.summaryWindow(rs.getString(1), rs.getString(2));
+          }
+        }
       }
     }
     if (statusUrl != null && !statusUrl.trim().isEmpty()) {

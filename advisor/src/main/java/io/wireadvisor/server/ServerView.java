@@ -23,6 +23,8 @@ public final class ServerView {
   private final List<TableInfo> tables;
   private final List<StatementSummary> statements;
   private final Map<String, Double> metrics;
+  private final String summaryBegin;
+  private final String summaryRead;
 
   private ServerView(Builder b) {
     this.versionString = b.versionString;
@@ -34,6 +36,8 @@ public final class ServerView {
     this.tables = Collections.unmodifiableList(new ArrayList<>(b.tables));
     this.statements = Collections.unmodifiableList(new ArrayList<>(b.statements));
     this.metrics = Collections.unmodifiableMap(new TreeMap<>(b.metrics));
+    this.summaryBegin = b.summaryBegin;
+    this.summaryRead = b.summaryRead;
   }
 
   /** A builder for a server reporting {@code version} from {@code SELECT VERSION()}. */
@@ -48,6 +52,7 @@ public final class ServerView {
     b.tables.addAll(tables);
     b.statements.addAll(statements);
     b.metrics.putAll(metrics);
+    b.summaryWindow(summaryBegin, summaryRead);
     return b;
   }
 
@@ -164,6 +169,20 @@ public final class ServerView {
   }
 
   /** TiDB statement summaries (most executed first), empty elsewhere. */
+  /**
+   * When TiDB's current STATEMENTS_SUMMARY window began ({@code MIN(SUMMARY_BEGIN_TIME)}, server
+   * time, {@code yyyy-MM-dd HH:mm:ss}), or null when not read: {@link #statements()} count from
+   * then, for every client of the server, until {@link #summaryRead()}.
+   */
+  public String summaryBegin() {
+    return summaryBegin;
+  }
+
+  /** The server's {@code NOW()} when STATEMENTS_SUMMARY was read, or null. */
+  public String summaryRead() {
+    return summaryRead;
+  }
+
   public List<StatementSummary> statements() {
     return statements;
   }
@@ -193,6 +212,8 @@ public final class ServerView {
     private final List<TableInfo> tables = new ArrayList<>();
     private final List<StatementSummary> statements = new ArrayList<>();
     private final Map<String, Double> metrics = new TreeMap<>();
+    private String summaryBegin;
+    private String summaryRead;
 
     Builder(String versionString) {
       if (versionString == null || versionString.trim().isEmpty()) {
@@ -242,6 +263,13 @@ public final class ServerView {
 
     public Builder statement(StatementSummary row) {
       statements.add(row);
+      return this;
+    }
+
+    /** STATEMENTS_SUMMARY's window: its begin time and the time it was read (server time). */
+    public Builder summaryWindow(String begin, String read) {
+      this.summaryBegin = begin;
+      this.summaryRead = read;
       return this;
     }
 

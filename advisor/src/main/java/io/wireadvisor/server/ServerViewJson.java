@@ -77,6 +77,11 @@ public final class ServerViewJson {
         o.put("avgCompileNanos", s.avgCompileNanos());
       }
     }
+    if (v.summaryBegin() != null || v.summaryRead() != null) {
+      ObjectNode w = root.putObject("summaryWindow");
+      w.put("begin", v.summaryBegin());
+      w.put("read", v.summaryRead());
+    }
     ObjectNode metrics = root.putObject("metrics");
     for (Map.Entry<String, Double> e : v.metrics().entrySet()) {
       metrics.put(e.getKey(), e.getValue());
@@ -125,6 +130,10 @@ public final class ServerViewJson {
           s.has("avgProcessedKeys") ? s.field("avgProcessedKeys").number() : -1)
           .withPlanCacheFacts(integer(s, "planCacheUnqualified", -1), s.optionalString("planCacheUnqualifiedReason"),
               integer(s, "avgParseNanos", -1), integer(s, "avgCompileNanos", -1)));
+    }
+    if (root.has("summaryWindow")) {
+      StrictNode<IOException> w = root.field("summaryWindow");
+      b.summaryWindow(w.optionalString("begin"), w.optionalString("read"));
     }
     if (root.has("metrics")) {
       for (Map.Entry<String, StrictNode<IOException>> e : root.field("metrics").fields()) {

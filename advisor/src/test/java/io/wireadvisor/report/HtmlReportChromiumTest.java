@@ -137,6 +137,58 @@ class HtmlReportChromiumTest {
     }
   }
 
+  /**
+   * The top statements' wire-pattern column, measured in the page: each cell's rendered width in
+   * px and in characters of its own font ('0' wide), and the lines its text takes.
+   */
+  private static final String MEASURE_PATTERN =
+      "<script>(function(){var r={cells:[]};var t=document.querySelector('#top-statements table');"
+          + "var col=-1;t.querySelectorAll('th').forEach(function(h,i){if(h.textContent==='wire pattern')col=i;});"
+          + "r.col=col;t.querySelectorAll('tr').forEach(function(tr){var td=tr.children[col];"
+          + "if(!td||td.tagName!=='TD')return;var z=document.createElement('span');z.textContent='0';"
+          + "td.appendChild(z);var ch=z.getBoundingClientRect().width;td.removeChild(z);"
+          + "var range=document.createRange();range.selectNodeContents(td);var tops={};"
+          + "Array.prototype.forEach.call(range.getClientRects(),function(q){tops[Math.round(q.top)]=1;});"
+          + "var w=td.clientWidth-parseFloat(getComputedStyle(td).paddingLeft)-parseFloat(getComputedStyle(td).paddingRight);"
+          + "r.cells.push({text:td.textContent,px:Math.round(w),chars:Math.round(w/ch*10)/10,"
+          + "lines:Object.keys(tops).length});});"
+          + "var p=window.parent===window?document:window.parent.document;"
+          + "p.body.setAttribute('data-pattern',JSON.stringify(r));})();</script>";
+
+  @Test
+  void theWirePatternColumnShowsEachPatternOnOneLine() throws Exception {
+    assumeTrue(chromium() != null, "no Chromium installed (bin/ensure-chromium); layout not checked");
+    // Scenario 1's statements are long (the SQL column wants every pixel) and its patterns mix
+    // commands ("QUERY (probe)", "PREPARE/EXECUTE/CLOSE"): the squeeze of issue 24, point 8.
+    String page = Reports.html(Advisor.analyze(BankLikeFixtures.scenario(1), BankLikeFixtures.tidb(1)))
+        .replace("</body>", MEASURE_PATTERN + "</body>");
+    Path html = dir.resolve("pattern.html");
+    Files.write(html, page.getBytes(StandardCharsets.UTF_8));
+    Path phone = dir.resolve("pattern-phone.html");
+    Files.write(phone, ("<!DOCTYPE html><html><body style=\"margin:0\"><iframe style=\"width:390px;"
+        + "height:2400px;border:0\" srcdoc=\"" + HtmlReport.esc(page) + "\"></iframe></body></html>")
+        .getBytes(StandardCharsets.UTF_8));
+    for (int width : new int[] {1400, 390}) {
+      String dom = runChromium("--window-size=" + Math.max(width, 500) + ",900", "--dump-dom",
+          (width < 500 ? phone : html).toUri().toString());
+      int at = dom.indexOf("data-pattern=\"");
+      assertThat(at).as("the measuring script ran at %d px", width).isPositive();
+      String json = dom.substring(at + 14, dom.indexOf('"', at + 14)).replace("&quot;", "\"");
+      System.out.println(width + " px: wire-pattern column " + json);
+      com.fasterxml.jackson.databind.JsonNode r = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+      assertThat(r.path("col").asInt()).as("the wire pattern column").isPositive();
+      assertThat(r.path("cells")).as("rows of top statements").isNotEmpty();
+      for (com.fasterxml.jackson.databind.JsonNode cell : r.path("cells")) {
+        String text = cell.path("text").asText();
+        assertThat(cell.path("lines").asInt()).as("lines of '%s' at %d px (%s)", text, width, cell).isEqualTo(1);
+        // One line of the pattern: as many characters wide as the pattern has (less a little for
+        // glyphs narrower than '0'), never the three characters of the bug.
+        assertThat(cell.path("chars").asDouble()).as("width of '%s' in characters at %d px", text, width)
+            .isGreaterThanOrEqualTo(Math.min(text.length() * 0.75, 12));
+      }
+    }
+  }
+
   @Test
   void htmlIsSelfContained() {
     String html = Reports.html(Advisor.analyze(BankLikeFixtures.scenario(1), BankLikeFixtures.tidb(1)));

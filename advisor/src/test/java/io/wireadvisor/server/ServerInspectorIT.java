@@ -77,7 +77,13 @@ class ServerInspectorIT {
   @TiDBOnly
   void onTiDBInspectorReadsStatementSummariesAndMetrics(DatabaseServer server) throws Exception {
     String db = createTables(server);
+    String started;
     try (Connection c = server.connect(db, "useServerPrepStmts=true")) {
+      try (Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT DATE_FORMAT(NOW(), '%Y-%m-%d %H:%i:%s')")) {
+        rs.next();
+        started = rs.getString(1);
+      }
       for (int i = 0; i < 20; i++) {
         try (java.sql.PreparedStatement ps = c.prepareStatement("SELECT name FROM branch WHERE id = ?")) {
           ps.setInt(1, i);
@@ -90,6 +96,15 @@ class ServerInspectorIT {
     assertThat(view.isTiDB()).isTrue();
     assertThat(view.global("tidb_enable_prepared_plan_cache")).isNotNull();
     assertThat(view.statements()).anyMatch(s -> s.digestText().contains("branch") && s.execCount() >= 20);
+    // The window those counts cover: it began no later than the statements ran (their rows are
+    // in it) and was read after them, in the server's time (the reports' note on two windows).
+    System.out.println("STATEMENTS_SUMMARY window " + view.summaryBegin() + " to " + view.summaryRead()
+        + ", statements from " + started + ", refresh interval "
+        + view.global("tidb_stmt_summary_refresh_interval") + " s");
+    assertThat(view.summaryBegin()).matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d");
+    assertThat(view.summaryBegin()).isLessThanOrEqualTo(started);
+    assertThat(view.summaryRead()).isGreaterThanOrEqualTo(started);
+    assertThat(ServerViewJson.fromJson(ServerViewJson.toJson(view)).summaryBegin()).isEqualTo(view.summaryBegin());
     if (server.statusUrl().isPresent()) {
       assertThat(view.metrics().keySet()).anyMatch(k -> k.startsWith("tidb_server_query_total"));
     }
@@ -159,6 +174,11 @@ class ServerInspectorIT {
     assertThat(a.ids()).contains(TextProtocolRule.ID, SessionProbeRule.ID);
     if (!view.isTiDB()) {
       assertThat(a.ids()).noneMatch(id -> id.startsWith("tidb-"));
+      assertThat(a.serverWindows()).as("no STATEMENTS_SUMMARY, no note on its window").isNull();
+    } else if (a.topStatements().stream().anyMatch(t -> t.server() != null)) {
+      // TiDB's figures stand beside the profile's: the report says the windows differ.
+      assertThat(a.serverWindows()).contains(view.summaryBegin() + " to " + view.summaryRead());
+      assertThat(Reports.text(a)).contains("Note: Two windows");
     }
     assertThat(a.profile().statements()).isEqualTo(300);
   }

@@ -58,7 +58,7 @@ public final class WireBudgets {
       broken.add(String.format(Locale.ROOT,
           "%.2f wire round trips per business statement (%d statements, commands %s); budget %.2f%s",
           perStatement, o.businessStatements(), o.commandsNow(), budget.maxRoundTripsPerStatement(),
-          hints(o, DriverUpgradeRule.statementCacheBlocker(profile))));
+          hints(o, DriverUpgradeRule.statementCacheBlocker(profile), profile)));
     }
     long probes = 0;
     java.util.Set<ProbeKind> kinds = new java.util.TreeSet<>();
@@ -70,8 +70,7 @@ public final class WireBudgets {
     }
     if (budget.maxSessionProbes() >= 0 && probes > budget.maxSessionProbes()) {
       broken.add(probes + " session-variable probes " + kinds + "; budget " + budget.maxSessionProbes()
-          + ". Set useLocalSessionState=true (or useConfigs=maxPerformance) so the driver answers"
-          + " isolation, read-only and autocommit from its own state");
+          + ". " + probeAdvice(kinds, JdbcSettings.of(profile)));
     }
     long prepares = 0;
     long executes = 0;
@@ -116,7 +115,7 @@ public final class WireBudgets {
       ProbeKind.VARIABLES_READ, ProbeKind.SESSION_SET, ProbeKind.SET_NAMES, ProbeKind.SHOW_VARIABLES);
 
   /** What to change for the round trips the commands show, in words. */
-  private static String hints(Outlook o, String cacheBlocker) {
+  private static String hints(Outlook o, String cacheBlocker, TrafficProfile profile) {
     StringBuilder b = new StringBuilder();
     java.util.Map<String, Long> c = o.commandsNow();
     if (c.containsKey("COM_STMT_RESET") || cacheBlocker != null) {
@@ -128,7 +127,14 @@ public final class WireBudgets {
       return "." + b;
     }
     if (c.containsKey("probes")) {
-      b.append(" Session probes: useLocalSessionState=true (or useConfigs=maxPerformance).");
+      java.util.Set<ProbeKind> kinds = new java.util.TreeSet<>();
+      for (ProbeKind k : profile.probes().keySet()) {
+        if (!CONNECT_TIME.contains(k)) {
+          kinds.add(k);
+        }
+      }
+      b.append(" Session probes ").append(kinds).append(": ").append(probeAdvice(kinds, JdbcSettings.of(profile)))
+          .append('.');
     }
     if (c.containsKey("COM_STMT_CLOSE") || c.containsKey("COM_STMT_PREPARE")) {
       b.append(" PREPARE/CLOSE around executions: cachePrepStmts=true.");
@@ -137,6 +143,55 @@ public final class WireBudgets {
       b.append(" Text protocol: useServerPrepStmts=true with cachePrepStmts=true (TiDB's plan cache serves prepared statements only).");
     }
     return b.length() == 0 ? "" : "." + b;
+  }
+
+  /**
+   * What removes these probes, naming only settings not already in effect for every source the
+   * agent recorded (a setting in effect is said to be, never suggested again).
+   */
+  static String probeAdvice(java.util.Set<ProbeKind> kinds, JdbcSettings settings) {
+    List<String> change = new ArrayList<>();
+    List<String> inEffect = new ArrayList<>();
+    boolean localState = settings.isTrue(JdbcProperty.USE_LOCAL_SESSION_STATE);
+    boolean reads = kinds.contains(ProbeKind.ISOLATION_READ) || kinds.contains(ProbeKind.READ_ONLY_READ);
+    boolean sets = kinds.contains(ProbeKind.AUTOCOMMIT_SET) || kinds.contains(ProbeKind.ISOLATION_SET)
+        || kinds.contains(ProbeKind.READ_ONLY_SET);
+    if (reads || sets) {
+      if (localState) {
+        inEffect.add(settings.usesMaxPerformance() ? "useConfigs=maxPerformance" : "useLocalSessionState=true");
+      } else {
+        change.add("useLocalSessionState=true (or useConfigs=maxPerformance) so the driver answers isolation,"
+            + " read-only and autocommit from its own state and skips SETs that change nothing");
+      }
+    }
+    if (kinds.contains(ProbeKind.READ_ONLY_SET)) {
+      if (settings.isFalse(JdbcProperty.READ_ONLY_PROPAGATES_TO_SERVER)) {
+        inEffect.add("readOnlyPropagatesToServer=false");
+      } else {
+        change.add("readOnlyPropagatesToServer=false so setReadOnly (@Transactional(readOnly = true)) stays in"
+            + " the driver");
+      }
+    }
+    if (kinds.contains(ProbeKind.AUTOCOMMIT_SET)) {
+      change.add("the pool's autoCommit=false with Hibernate's"
+          + " hibernate.connection.provider_disables_autocommit=true (Spring Boot:"
+          + " spring.datasource.hikari.auto-commit=false,"
+          + " spring.jpa.properties.hibernate.connection.provider_disables_autocommit=true) so each"
+          + " transaction stops switching autocommit off and on");
+    }
+    if (kinds.contains(ProbeKind.VALIDATION_QUERY)) {
+      change.add("no connectionTestQuery in the pool, so it checks connections with isValid() (a ping)");
+    }
+    StringBuilder b = new StringBuilder();
+    if (!inEffect.isEmpty()) {
+      b.append("Already in effect: ").append(String.join(", ", inEffect)).append("; these probes are");
+      b.append(sets ? " changes of state the application, its framework or pool asks for" : " not answered by it");
+      b.append(change.isEmpty() ? " (the advisor's lines below say what sends them)" : "");
+    }
+    if (!change.isEmpty()) {
+      b.append(b.length() == 0 ? "Set " : ". Set ").append(String.join("; and ", change));
+    }
+    return b.toString();
   }
 
   private static String abbreviate(String s) {

@@ -1,0 +1,87 @@
+package io.wireadvisor.samples.spring;
+
+import io.wireadvisor.junit.WireBudget;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.jdbc.AutoConfigureTestDatabase;
+import org.springframework.boot.test.autoconfigure.orm.jpa.DataJpaTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The same {@code @DataJpaTest} with {@code @WireBudget} before and after the Spring annotation,
+ * as users write them (run by {@link SpringWireBudgetIT} through the JUnit Platform, not by
+ * Failsafe directly: nested classes are not discovered). Spring's test transaction is opened in
+ * Spring's before-each and rolled back in its after-each; the budget must measure it either way.
+ */
+final class BudgetOrderSamples {
+  static String url;
+  static String user;
+  static String password;
+
+  private BudgetOrderSamples() {}
+
+  static void database(DynamicPropertyRegistry r) {
+    r.add("spring.datasource.url", () -> url);
+    r.add("spring.datasource.username", () -> user);
+    r.add("spring.datasource.password", () -> password);
+  }
+
+  /** Two SELECTs by id in the test transaction: the same work in both classes. */
+  static void work(AccountRepository accounts) {
+    accounts.findById(1L).orElseThrow();
+    accounts.findById(2L).orElseThrow();
+  }
+
+  @WireBudget(maxRoundTripsPerStatement = 1.0)
+  @DataJpaTest
+  @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
+  static class BudgetBeforeSpring {
+    @Autowired AccountRepository accounts;
+
+    @DynamicPropertySource
+    static void db(DynamicPropertyRegistry r) {
+      database(r);
+    }
+
+    @Test
+    void readsTwoAccounts() {
+      work(accounts);
+    }
+  }
+
+  @DataJpaTest
+  @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
+  @WireBudget(maxRoundTripsPerStatement = 1.0)
+  static class BudgetAfterSpring {
+    @Autowired AccountRepository accounts;
+
+    @DynamicPropertySource
+    static void db(DynamicPropertyRegistry r) {
+      database(r);
+    }
+
+    @Test
+    void readsTwoAccounts() {
+      work(accounts);
+    }
+  }
+
+  /** Control: a budget the two SELECTs and the transaction keep, in the "after" order. */
+  @DataJpaTest
+  @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
+  @WireBudget(maxRoundTripsPerStatement = 6.0)
+  static class GenerousBudgetAfterSpring {
+    @Autowired AccountRepository accounts;
+
+    @DynamicPropertySource
+    static void db(DynamicPropertyRegistry r) {
+      database(r);
+    }
+
+    @Test
+    void readsTwoAccounts() {
+      work(accounts);
+    }
+  }
+}
