@@ -172,6 +172,23 @@ class StatementPatternsIT {
               + ".0 per transaction");
       assertThat(rec.path("change").toString()).contains("hibernate.default_batch_fetch_size")
           .contains("mappedBy");
+      // Every format names them: text, markdown and HTML beside the JSON.
+      for (String format : new String[] {"text", "markdown", "html"}) {
+        String body = HttpClient.newHttpClient().send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + p.proxy.adminPort()
+                + "/report?format=" + format)).build(),
+            HttpResponse.BodyHandlers.ofString()).body();
+        // Text and markdown wrap long lines: compare with runs of white space as one.
+        assertThat(body.replaceAll("\\s+", " ")).as(format).contains("statement-patterns")
+            .contains("ran " + loads + " times in " + LOOP_TRANSACTIONS + " transactions")
+            .contains("ran " + updates + " times after insert into child");
+        if (format.equals("text")) {
+          int at = body.indexOf("statement-patterns");
+          System.out.println("text report, " + properties + ":\n"
+              + body.substring(Math.max(0, body.lastIndexOf("\n\n", at)),
+                  Math.min(body.length(), at + 4000)));
+        }
+      }
     }
   }
 
