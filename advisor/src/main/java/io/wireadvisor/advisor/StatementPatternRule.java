@@ -161,7 +161,7 @@ public final class StatementPatternRule implements Rule {
           + " pages in memory); batch fetching loads children that a transaction may not use."
           + " On TiDB, Hibernate pads the IN lists with NULLs unless"
           + " hibernate.query.in_clause_parameter_padding is set, and TiDB's plan cache may"
-          + " refuse such statements (see plan-cache-refused). ");
+          + " refuse such statements (see tidb-plan-cache-refused). ");
     }
     if (updates > 0) {
       change.note("UPDATE after INSERT: make the association bidirectional, owned by the child:"
