@@ -64,6 +64,28 @@ public final class DriverModesApp {
       insert.executeBatch();
     }
     c.commit();
+    // Statement patterns, judged per transaction: four one-row loads of one shape (N+1), and an
+    // INSERT followed by an UPDATE of the row it inserted.
+    for (int i = 0; i < 4; i++) {
+      try (PreparedStatement ps = c.prepareStatement("SELECT bal FROM acct WHERE id = ?")) {
+        ps.setInt(1, id - i);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            rs.getBigDecimal(1);
+          }
+        }
+      }
+    }
+    try (PreparedStatement insert = c.prepareStatement("INSERT INTO acct (id, owner) VALUES (?, ?)");
+        PreparedStatement update = c.prepareStatement("UPDATE acct SET bal = ? WHERE id = ?")) {
+      insert.setInt(1, ++id);
+      insert.setString(2, "owner" + id);
+      insert.executeUpdate();
+      update.setInt(1, 5);
+      update.setInt(2, id);
+      update.executeUpdate();
+    }
+    c.commit();
     c.setAutoCommit(true);
     for (int i = 0; i < 4; i++) {
       try (PreparedStatement ps = c.prepareStatement("SELECT owner, bal FROM acct WHERE id = ?")) {

@@ -78,6 +78,14 @@ class OneTrafficTwoCollectorsIT {
       assertThat(viaProxy.total(Via.BATCHES)).as("no JDBC batch is visible on the wire").isZero();
       assertThat(shapes(agent).keySet()).anyMatch(k -> k.contains("no_such_table"));
       assertThat(probes(viaProxy)).as("probes by kind").isEqualTo(probes(agent));
+      // Rows per execution and statement patterns, judged per transaction by the same rules
+      // from the rows and status flags each collector reads its own way.
+      assertThat(rowsAndPatterns(viaProxy)).as("rows and patterns: proxy vs agent")
+          .isEqualTo(rowsAndPatterns(agent));
+      assertThat(viaProxy.transactions()).as("transactions").isEqualTo(agent.transactions())
+          .isPositive();
+      assertThat(rowsAndPatterns(agent).values()).as("patterns exercised")
+          .anyMatch(v -> v.contains("n+1")).anyMatch(v -> v.contains("insert-then-update"));
       // The JDBC call that caused a probe is, again, only the agent's to know.
       assertThat(agent.probes().values()).allMatch(p -> !p.causes().isEmpty());
       assertThat(viaProxy.connections().connections())
@@ -114,6 +122,24 @@ class OneTrafficTwoCollectorsIT {
       if (p.count(t) > 0) {
         m.put(t.wireName(), p.count(t));
       }
+    }
+    return m;
+  }
+
+  /** Digest text to its counted rows and its patterns (kind, partner's text, counts). */
+  private static Map<String, String> rowsAndPatterns(TrafficProfile p) {
+    Map<String, String> m = new TreeMap<>();
+    for (ShapeStats s : p.shapes().values()) {
+      StringBuilder b = new StringBuilder();
+      b.append("rows ").append(s.rows()).append(" of ").append(s.rowsCounted()).append(" executions");
+      for (io.wireadvisor.profile.PatternStats x : s.patterns()) {
+        ShapeStats partner = p.shape(x.partner());
+        b.append("; ").append(x.kind().jsonName()).append(" after ")
+            .append(partner == null ? "?" : partner.digestText()).append(": ")
+            .append(x.executions()).append(" in ").append(x.transactions()).append(", rows ")
+            .append(x.rows());
+      }
+      m.put(s.digestText(), b.toString());
     }
     return m;
   }

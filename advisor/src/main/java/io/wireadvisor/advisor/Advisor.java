@@ -36,7 +36,8 @@ public final class Advisor {
               new BatchRewriteRule(),
               new PoolValidationRule(),
               new ServerRejectsRule(),
-              new TransactionStateRule()));
+              new TransactionStateRule(),
+              new StatementPatternRule()));
 
   private Advisor() {}
 

@@ -24,5 +24,11 @@ final class Evidence {
   /** transaction-state: autocommit and read-only SETs in the window. */
   static final long STATE_CHANGES_MIN = 100;
 
+  /**
+   * statement-patterns: transactions in which one pattern (a shape's N+1 loading, an UPDATE after
+   * an INSERT) was seen.
+   */
+  static final long PATTERN_MIN_TRANSACTIONS = 5;
+
   private Evidence() {}
 }

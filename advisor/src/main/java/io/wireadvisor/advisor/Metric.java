@@ -128,6 +128,23 @@ public enum Metric {
       return Workload.ratio(n, Workload.of(p).businessExecutions);
     }
   },
+  /**
+   * Executions that belong to statement patterns (N+1 loading, UPDATEs after INSERTs), per
+   * transaction: what {@link StatementPatternRule}'s mapping changes remove. NaN when the profile
+   * counted no transactions.
+   */
+  PATTERN_EXECUTIONS_PER_TRANSACTION("N+1 and UPDATE-after-INSERT executions per transaction") {
+    @Override
+    public double compute(TrafficProfile p) {
+      long n = 0;
+      for (ShapeStats s : p.shapes().values()) {
+        for (io.wireadvisor.profile.PatternStats pattern : s.patterns()) {
+          n += pattern.executions();
+        }
+      }
+      return Workload.ratio(n, p.transactions());
+    }
+  },
   /** Wire commands of any type per business statement. */
   COMMANDS_PER_STATEMENT("wire commands per statement") {
     @Override

@@ -223,6 +223,9 @@ public final class Hooks {
             business(conn, shape);
           }
           session.query(shape, latency, error, state);
+          if (!failed) {
+            okResult(session, response);
+          }
           return;
         }
       case STMT_PREPARE:
@@ -245,6 +248,9 @@ public final class Hooks {
         }
       case STMT_EXECUTE:
         statementCommand(conn, session, buf, len, Via.EXECUTES, latency, error, state);
+        if (session != null && !failed) {
+          okResult(session, response);
+        }
         return;
       case STMT_CLOSE:
         statementCommand(conn, session, buf, len, Via.CLOSES, latency, error, state);
@@ -293,6 +299,33 @@ public final class Hooks {
     } else if (response != null && response.length > 0 && (response[0] & 0xFF) == Replies.ERR) {
       session.errorReply(); // a SET sql_mode the server refused does not change its mode
     }
+  }
+
+  /**
+   * An OK reply ends the command: its status tells whether the transaction ended. A result set's
+   * rows and final status come later, from {@link #resultSet}.
+   */
+  private static void okResult(WireSession session, byte[] response) {
+    if (response != null && response.length > 0 && response[0] == Replies.OK) {
+      session.result(-1, Replies.okStatusOrUnknown(response, response.length));
+    }
+  }
+
+  /**
+   * The driver read a result set of the connection's last command in full ({@code
+   * TextResultsetReader.read}, {@code BinaryResultsetReader.read}): {@code rows} rows (< 0 when it
+   * streams them or reads them through a cursor, so they are not counted), and {@code status} the
+   * server's status flags after it (the driver's own copy, which the final EOF or OK set).
+   */
+  public static void resultSet(Object protocol, long rows, int status) {
+    if (!active || protocol == null) {
+      return;
+    }
+    ConnState conn = CONNECTIONS.get(protocol);
+    if (conn == null || conn.closed) {
+      return;
+    }
+    conn.sessionIn(window).result(rows, status);
   }
 
   private static void statementCommand(

@@ -2,6 +2,7 @@ package io.wireadvisor.agent;
 
 import static net.bytebuddy.matcher.ElementMatchers.fieldType;
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
+import static net.bytebuddy.matcher.ElementMatchers.isBridge;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
@@ -21,6 +22,7 @@ import io.wireadvisor.agent.advice.PoolCauseAdvice;
 import io.wireadvisor.agent.advice.PreparedBatchAdvice;
 import io.wireadvisor.agent.advice.QueryInterceptors;
 import io.wireadvisor.agent.advice.QuitAdvice;
+import io.wireadvisor.agent.advice.ResultsetReadAdvice;
 import io.wireadvisor.agent.advice.SendCommandAdvice;
 import io.wireadvisor.agent.advice.StatementBatchAdvice;
 import io.wireadvisor.agent.internal.Causes;
@@ -101,6 +103,14 @@ final class Instrumenter {
                     .visit(
                         Advice.to(ClientPreparedExecuteAdvice.class)
                             .on(named("executeInternal").and(takesArguments(6)))))
+        .type(namedOneOf("com.mysql.cj.protocol.a.TextResultsetReader",
+            "com.mysql.cj.protocol.a.BinaryResultsetReader"))
+        .transform(
+            (b, t, l, m, pd) ->
+                b.visit(
+                    Advice.to(ResultsetReadAdvice.class)
+                        .on(named("read").and(takesArguments(5)).and(not(isBridge()))
+                            .and(returns(named("com.mysql.cj.protocol.Resultset"))))))
         .type(named("com.zaxxer.hikari.pool.PoolBase"))
         .transform(
             (b, t, l, m, pd) ->

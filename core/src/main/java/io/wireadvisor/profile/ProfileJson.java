@@ -151,6 +151,9 @@ public final class ProfileJson {
     g.writeEndObject();
     g.writeEndObject();
 
+    if (p.transactions() > 0) {
+      g.writeNumberField("transactions", p.transactions());
+    }
     if (!p.statementsByIsolation().isEmpty()) {
       g.writeObjectFieldStart("statementsByIsolation");
       for (Map.Entry<String, Long> e : p.statementsByIsolation().entrySet()) {
@@ -186,6 +189,27 @@ public final class ProfileJson {
     if (s.latency() != null) {
       g.writeFieldName("latencyNanos");
       writeHistogram(s.latency(), g);
+    }
+    if (s.rowsCounted() != 0) {
+      g.writeObjectFieldStart("rows");
+      g.writeNumberField("executions", s.rowsCounted());
+      g.writeNumberField("rows", s.rows());
+      g.writeEndObject();
+    }
+    if (!s.patterns().isEmpty()) {
+      g.writeArrayFieldStart("patterns");
+      for (PatternStats p : s.patterns()) {
+        g.writeStartObject();
+        g.writeStringField("kind", p.kind().jsonName());
+        g.writeStringField("partner", p.partner());
+        g.writeNumberField("transactions", p.transactions());
+        g.writeNumberField("executions", p.executions());
+        g.writeNumberField("rows", p.rows());
+        g.writeNumberField("timed", p.timed());
+        g.writeNumberField("nanos", p.nanos());
+        g.writeEndObject();
+      }
+      g.writeEndArray();
     }
     if (!s.errors().isEmpty()) {
       g.writeArrayFieldStart("errors");
@@ -259,7 +283,8 @@ public final class ProfileJson {
       Arrays.asList(
           "schema", "schemaVersion", "sources", "commands", "shapes", "probes", "connections");
   /** Top-level fields a profile may have (written by newer collectors; older ones lack them). */
-  private static final List<String> OPTIONAL_FIELDS = Arrays.asList("statementsByIsolation");
+  private static final List<String> OPTIONAL_FIELDS =
+      Arrays.asList("statementsByIsolation", "transactions");
   /** The keys of statementsByIsolation. */
   private static final List<String> ISOLATIONS =
       Arrays.asList("READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE", "unknown");
@@ -485,6 +510,9 @@ public final class ProfileJson {
             }
             p.addStatementsUnder(e.getKey(), e.getValue().nonNegative());
           }
+          break;
+        case "transactions":
+          p.addTransactions(r.field(name).nonNegative());
           break;
         default: // sources or shapes that are not arrays
           r.field(name).elements();
@@ -775,7 +803,9 @@ public final class ProfileJson {
         "maxSqlLength",
         "counts",
         "latencyNanos",
-        "errors");
+        "errors",
+        "rows",
+        "patterns");
     StrictNode<ProfileFormatException> kindNode = s.field("kind");
     StatementKind kind = kindNode.enumValue(StatementKind.class, kindNode.string());
     ProbeKind probe = null;
@@ -840,6 +870,38 @@ public final class ProfileJson {
           throw new ProfileFormatException(e.path() + ".timed", "must be <= count");
         }
         shape.addError((int) code, state, count, timed, e.field("nanos").nonNegative());
+      }
+    }
+    if (s.has("rows")) {
+      StrictNode<ProfileFormatException> r = s.field("rows");
+      r.allowOnly("executions", "rows");
+      shape.addRows(r.field("executions").nonNegative(), r.field("rows").nonNegative());
+    }
+    if (s.has("patterns")) {
+      List<StrictNode<ProfileFormatException>> patterns = s.field("patterns").elements();
+      if (patterns.size() > ShapeStats.MAX_PATTERNS) {
+        throw new ProfileFormatException(s.path() + ".patterns",
+            patterns.size() + " patterns; a shape keeps at most " + ShapeStats.MAX_PATTERNS);
+      }
+      for (StrictNode<ProfileFormatException> e : patterns) {
+        e.allowOnly("kind", "partner", "transactions", "executions", "rows", "timed", "nanos");
+        String kindName = e.field("kind").string();
+        PatternStats.Kind pk = PatternStats.Kind.fromJsonName(kindName);
+        if (pk == null) {
+          throw new ProfileFormatException(e.path() + ".kind",
+              "unknown pattern (expected n+1 or insert-then-update)");
+        }
+        String partner = e.field("partner").string();
+        if (partner.length() > 128) {
+          throw new ProfileFormatException(e.path() + ".partner", "a digest is at most 128 chars");
+        }
+        long executions = e.field("executions").nonNegative();
+        long timed = e.field("timed").nonNegative();
+        if (timed > executions) {
+          throw new ProfileFormatException(e.path() + ".timed", "must be <= executions");
+        }
+        shape.addPattern(pk, partner, e.field("transactions").nonNegative(), executions,
+            e.field("rows").nonNegative(), timed, e.field("nanos").nonNegative());
       }
     }
     return shape;

@@ -51,6 +51,7 @@ public final class ProfileRecorder {
     "READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE", "unknown"
   };
   private final LongAdder[] byIsolation = new LongAdder[ISOLATIONS.length];
+  private final LongAdder transactions = new LongAdder();
   private final ConcurrentHistogram[] commandLatency =
       new ConcurrentHistogram[CommandType.values().length];
 
@@ -359,6 +360,11 @@ public final class ProfileRecorder {
     byIsolation[isolationIndex].increment();
   }
 
+  /** One transaction with business statements in it ended (see {@link TrafficProfile#transactions()}). */
+  public void transaction() {
+    transactions.increment();
+  }
+
   /** A profile of everything recorded so far (counts are cumulative since the recorder began). */
   public TrafficProfile snapshot() {
     long now = System.currentTimeMillis();
@@ -380,6 +386,7 @@ public final class ProfileRecorder {
     for (int i = 0; i < byIsolation.length; i++) {
       p.addStatementsUnder(ISOLATIONS[i], byIsolation[i].sum());
     }
+    p.addTransactions(transactions.sum());
     for (ShapeAggregate a : byDigest.values()) {
       p.addShape(a.snapshot());
     }
@@ -424,6 +431,10 @@ public final class ProfileRecorder {
     final AtomicLong shapeBytes;
     /** ERR replies by code: a shape's error table, made on its first error; guarded by this. */
     private ShapeStats errors;
+    final LongAdder rowsCounted = new LongAdder();
+    final LongAdder rows = new LongAdder();
+    /** Statement patterns (a shape's pattern table), made on the first; guarded by this. */
+    private ShapeStats patterns;
 
     ShapeAggregate(ProfileRecorder recorder, ShapeStats template, String sample) {
       this.recorderId = recorder.id;
@@ -467,6 +478,32 @@ public final class ProfileRecorder {
       errors.addError(code, sqlState, 1, latencyNanos >= 0 ? 1 : 0, Math.max(0, latencyNanos));
     }
 
+    /**
+     * One transaction's pattern of this shape. Patterns are judged once per transaction, so a lock
+     * is fine; the table is bounded ({@link ShapeStats#MAX_PATTERNS}) and its bytes are charged to
+     * the shape account when it is made.
+     */
+    synchronized void pattern(PatternStats.Kind kind, String partner, long executions, long rowsN,
+        long timed, long nanos) {
+      if (template.isOverflow()) {
+        return; // the overflow bucket stands for many shapes: no pattern is its own
+      }
+      if (patterns == null) {
+        patterns = template.emptyCopy();
+        shapeBytes.addAndGet(ShapeStats.PATTERN_TABLE_BYTES);
+      }
+      patterns.addPattern(kind, partner, 1, executions, rowsN, timed, nanos);
+    }
+
+    synchronized void copyPatternsInto(ShapeStats s) {
+      if (patterns != null) {
+        for (PatternStats p : patterns.patterns()) {
+          s.addPattern(p.kind(), p.partner(), p.transactions(), p.executions(), p.rows(),
+              p.timed(), p.nanos());
+        }
+      }
+    }
+
     synchronized void copyErrorsInto(ShapeStats s) {
       if (errors != null) {
         for (ServerError e : errors.errors().values()) {
@@ -478,6 +515,8 @@ public final class ProfileRecorder {
     ShapeStats snapshot() {
       ShapeStats s = template.emptyCopy();
       copyErrorsInto(s);
+      copyPatternsInto(s);
+      s.addRows(rowsCounted.sum(), rows.sum());
       int min = minLength.get();
       if (min != Integer.MAX_VALUE) {
         s.observeSqlLength(min);
@@ -632,6 +671,32 @@ public final class ProfileRecorder {
      */
     public void recordError(int code, String sqlState, long latencyNanos) {
       aggregate.error(code, sqlState, latencyNanos);
+    }
+
+    /** The shape's own record (kind and tables even when this handle is compact). */
+    ShapeStats stats() {
+      return aggregate.template;
+    }
+
+    /** Whether {@code other} counts in the same shape (of the same recorder). */
+    boolean sameShape(ShapeHandle other) {
+      return other != null && other.aggregate == aggregate;
+    }
+
+    /** One execution of this shape returned {@code n} rows (a result set read in full). */
+    public void recordRows(long n) {
+      aggregate.rowsCounted.increment();
+      aggregate.rows.add(n);
+    }
+
+    /**
+     * One transaction in which this shape was part of {@code kind} with the statement of digest
+     * {@code partner} ("" when unknown): {@code executions} of it, returning {@code rows}, of which
+     * {@code timed} took {@code nanos}.
+     */
+    public void recordPattern(PatternStats.Kind kind, String partner, long executions, long rows,
+        long timed, long nanos) {
+      aggregate.pattern(kind, partner, executions, rows, timed, nanos);
     }
 
     /** Counts {@code n} events at once (e.g. the statements of one batch). */

@@ -34,6 +34,19 @@ public final class ShapeStats {
   private Histogram latency;
   /** ERR replies by server code, at most {@link #MAX_ERROR_CODES} entries; null until the first. */
   private TreeMap<Integer, ServerError> errors;
+  /** Executions whose result rows the collector counted, and the rows they returned. */
+  private long rowsCounted;
+  private long rows;
+  /** Statement patterns by {@link PatternStats#key()}, at most {@link #MAX_PATTERNS}; null until the first. */
+  private TreeMap<String, PatternStats> patterns;
+
+  /**
+   * Patterns a shape keeps (kind and partner); past it the highest keys are folded into their
+   * kind's entry without a partner, which keeps merges exact and order-independent.
+   */
+  public static final int MAX_PATTERNS = 4;
+  /** Accounted bytes of a full pattern table (charged when a shape first takes part in one). */
+  public static final long PATTERN_TABLE_BYTES = MAX_PATTERNS * (160L + 2 * 80) + 64;
 
   /**
    * Distinct error codes a shape keeps; the highest codes past it are counted under {@link
@@ -210,6 +223,69 @@ public final class ShapeStats {
     }
   }
 
+  /** Executions of this shape whose result rows were counted (result sets read in full). */
+  public long rowsCounted() {
+    return rowsCounted;
+  }
+
+  /** Rows those executions returned. */
+  public long rows() {
+    return rows;
+  }
+
+  /** Adds {@code executions} counted executions that returned {@code n} rows together. */
+  public void addRows(long executions, long n) {
+    rowsCounted += executions;
+    rows += n;
+  }
+
+  /** The patterns this shape took part in, by kind and partner; empty when none. */
+  public java.util.Collection<PatternStats> patterns() {
+    return patterns == null
+        ? Collections.<PatternStats>emptyList()
+        : Collections.unmodifiableCollection(patterns.values());
+  }
+
+  /** The pattern of {@code kind} with {@code partner}, or null. Allocation-free. */
+  public PatternStats pattern(PatternStats.Kind kind, String partner) {
+    if (patterns != null) {
+      for (PatternStats p : patterns.values()) {
+        if (p.kind() == kind && p.partner().equals(partner)) {
+          return p;
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Adds to the pattern of {@code kind} with {@code partner} ("" when unknown); allocates only for
+   * a pattern not seen before.
+   */
+  public void addPattern(PatternStats.Kind kind, String partner, long transactionsN,
+      long executionsN, long rowsN, long timedN, long nanosN) {
+    String other = partner == null ? "" : partner;
+    PatternStats p = pattern(kind, other);
+    if (p == null) {
+      if (patterns == null) {
+        patterns = new TreeMap<>();
+      }
+      p = new PatternStats(kind, other);
+      patterns.put(p.key(), p);
+    }
+    p.add(transactionsN, executionsN, rowsN, timedN, nanosN);
+    while (patterns.size() > MAX_PATTERNS) {
+      PatternStats last = patterns.pollLastEntry().getValue();
+      PatternStats.Kind k = last.kind();
+      PatternStats none = pattern(k, "");
+      if (none == null) {
+        none = new PatternStats(k, "");
+        patterns.put(none.key(), none);
+      }
+      none.add(last);
+    }
+  }
+
   /** Latency of this shape's commands, or null when the collector could not time them. */
   public Histogram latency() {
     return latency;
@@ -235,6 +311,12 @@ public final class ShapeStats {
     maxSqlLength = Math.max(maxSqlLength, other.maxSqlLength);
     for (ServerError e : other.errors().values()) {
       addError(e.code(), e.sqlState(), e.count(), e.timed(), e.nanos());
+    }
+    rowsCounted += other.rowsCounted;
+    rows += other.rows;
+    for (PatternStats p : other.patterns()) {
+      addPattern(p.kind(), p.partner(), p.transactions(), p.executions(), p.rows(), p.timed(),
+          p.nanos());
     }
     // The smaller sample wins so that merging in any order keeps the same one.
     if (other.sample != null && (sample == null || other.sample.compareTo(sample) < 0)) {
@@ -283,7 +365,10 @@ public final class ShapeStats {
         && maxSqlLength == s.maxSqlLength
         && Arrays.equals(counters, s.counters)
         && Objects.equals(latency, s.latency)
-        && errors().equals(s.errors());
+        && errors().equals(s.errors())
+        && rowsCounted == s.rowsCounted
+        && rows == s.rows
+        && new ArrayList<>(patterns()).equals(new ArrayList<>(s.patterns()));
   }
 
   @Override

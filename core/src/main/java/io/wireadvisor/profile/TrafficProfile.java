@@ -34,6 +34,7 @@ public final class TrafficProfile {
   private final EnumMap<ProbeKind, ProbeStats> probes = new EnumMap<>(ProbeKind.class);
   private final ConnectionStats connections = new ConnectionStats();
   private final TreeMap<String, Long> statementsByIsolation = new TreeMap<>();
+  private long transactions;
 
   /** Sources, sorted; one per distinct collector instance and configuration. */
   public List<Source> sources() {
@@ -172,6 +173,21 @@ public final class TrafficProfile {
     }
   }
 
+  /**
+   * Transactions the collectors saw end (by the server's status flags, or a COMMIT or ROLLBACK)
+   * with at least one business statement in them; a statement run under autocommit is one. 0 in
+   * profiles written before transactions were counted.
+   */
+  public long transactions() {
+    return transactions;
+  }
+
+  public void addTransactions(long n) {
+    if (n > 0) {
+      transactions += n;
+    }
+  }
+
   /** A new profile holding everything in this one and in {@code other}. */
   public TrafficProfile merge(TrafficProfile other) {
     TrafficProfile merged = new TrafficProfile();
@@ -207,6 +223,7 @@ public final class TrafficProfile {
     for (Map.Entry<String, Long> e : other.statementsByIsolation.entrySet()) {
       addStatementsUnder(e.getKey(), e.getValue());
     }
+    addTransactions(other.transactions);
   }
 
   /**
@@ -259,6 +276,8 @@ public final class TrafficProfile {
       overflow.add(via, shape.count(via));
     }
     overflow.observeSqlLength(shape.maxSqlLength());
+    overflow.addRows(shape.rowsCounted(), shape.rows());
+    // Its patterns go: their partners' identities would not survive the fold either.
     if (shape.latency() != null) {
       if (overflow.latency() == null) {
         overflow.setLatency(shape.latency().copy());
@@ -279,7 +298,8 @@ public final class TrafficProfile {
         && shapes.equals(p.shapes)
         && probes.equals(p.probes)
         && connections.equals(p.connections)
-        && statementsByIsolation.equals(p.statementsByIsolation);
+        && statementsByIsolation.equals(p.statementsByIsolation)
+        && transactions == p.transactions;
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
 import io.wireadvisor.sql.Classification;
 import io.wireadvisor.sql.Escaping;
 import io.wireadvisor.sql.ProbeKind;
+import io.wireadvisor.sql.StatementKind;
 import io.wireadvisor.wire.Replies;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -53,6 +54,16 @@ public final class WireSession {
   public static final long DEFAULT_BYTES_PER_SESSION = 1L << 20;
   /** Default statement bytes over all sessions of a collector. */
   public static final long DEFAULT_BYTES_TOTAL = 64L << 20;
+  /**
+   * Executions of one SELECT shape in one transaction, each returning at most one row, from which
+   * the transaction counts as N+1 loading ({@link PatternStats.Kind#N_PLUS_ONE}).
+   */
+  public static final int N_PLUS_ONE_MIN_EXECUTIONS = 3;
+  /**
+   * Accounted bytes of a session's transaction window ({@link #patternBytes()}), fixed: allocated
+   * once with the session, never grown.
+   */
+  public static final long PATTERN_WINDOW_BYTES = TransactionPatterns.ACCOUNTED_BYTES;
 
   /** Where a probe came from, when the collector can tell (the agent: the application's frame). */
   public interface CauseSource {
@@ -104,6 +115,10 @@ public final class WireSession {
   private long usedBytes;
   private ShapeHandle lastUsed;
   private ShapeHandle lastPrepared;
+  /** The current transaction's shapes, judged for statement patterns when it ends. */
+  private final TransactionPatterns transaction = new TransactionPatterns();
+  /** The shape of the last execution recorded, to which {@link #result} adds rows; else null. */
+  private ShapeHandle lastExecuted;
   /** -1: this collector cannot tell the isolation (the proxy), so statements are not counted by it. */
   private int isolation = -1;
   /**
@@ -146,6 +161,8 @@ public final class WireSession {
       connection = current.openConnection();
       forgetUsed();
       lastPrepared = null;
+      transaction.clear(); // its shapes count in the old window
+      lastExecuted = null;
       old.close(); // its window is gone; closing keeps the old recorder consistent
     }
     return connection;
@@ -226,6 +243,32 @@ public final class WireSession {
   public void command(CommandType type, long latencyNanos) {
     recorder.command(type, latencyNanos);
     connection.command();
+    lastExecuted = null;
+  }
+
+  /**
+   * What the reply to the last command (a COM_QUERY or COM_STMT_EXECUTE that succeeded) said, told
+   * after the command was recorded: {@code rows} the rows of its result sets read in full (summed
+   * over multi-results; < 0 when none or not counted: an OK, a cursor, a streamed result), {@code
+   * status} the server's status flags that ended it (< 0 when not at hand). Rows go to the
+   * shape and to the transaction's judgment; a status without {@code SERVER_STATUS_IN_TRANS}
+   * ends the transaction (a statement under autocommit is one on its own), and its patterns are
+   * judged.
+   */
+  public void result(long rows, int status) {
+    if (rows >= 0 && lastExecuted != null) {
+      lastExecuted.recordRows(rows);
+      transaction.rows(rows);
+    }
+    lastExecuted = null;
+    if (status >= 0 && (status & Replies.SERVER_STATUS_IN_TRANS) == 0) {
+      transaction.end(recorder);
+    }
+  }
+
+  /** Accounted bytes of this session's transaction window: fixed ({@link #PATTERN_WINDOW_BYTES}). */
+  public long patternBytes() {
+    return PATTERN_WINDOW_BYTES;
   }
 
   /** A COM_QUERY of {@code shape} completed. */
@@ -241,6 +284,7 @@ public final class WireSession {
     record(shape, Via.TEXT_EXECUTES, latencyNanos, errorCode, sqlState);
     used(shape);
     ran(shape);
+    executed(shape, latencyNanos, errorCode);
   }
 
   /** A COM_STMT_PREPARE of {@code shape} completed (OK or ERR): counted as a prepare. */
@@ -308,6 +352,7 @@ public final class WireSession {
     used(shape);
     if (via == Via.EXECUTES) {
       ran(shape);
+      executed(shape, latencyNanos, errorCode);
     }
   }
 
@@ -329,9 +374,15 @@ public final class WireSession {
     statementBytes = 0;
     statements.clear();
     lastPrepared = null;
+    transaction.clear(); // a new server session: its transaction, if any, was rolled back
+    lastExecuted = null;
   }
 
-  /** The connection ended (COM_QUIT, closed, or found collected). Releases its bytes; idempotent. */
+  /**
+   * The connection ended (COM_QUIT, closed, or found collected). Releases its bytes; idempotent.
+   * A transaction still open is not judged: the server rolls it back, and an abort may call this
+   * from another thread than the one using the window.
+   */
   public void end() {
     connection.close();
   }
@@ -381,6 +432,26 @@ public final class WireSession {
       recorder.probe(probe, causes == null ? null : causes.current());
     } else if (isolation >= 0 && c.kind().isBusiness()) {
       recorder.statementUnder(isolation);
+    }
+  }
+
+  /**
+   * One execution in the current transaction; a COMMIT or ROLLBACK ends it, a BEGIN or START
+   * TRANSACTION starts a new one (the server commits the open one), whether or not the reply's
+   * status flags come (see {@link #result}).
+   */
+  private void executed(ShapeHandle shape, long latencyNanos, int errorCode) {
+    StatementKind kind = shape.stats().kind();
+    if (kind == StatementKind.BEGIN) {
+      transaction.end(recorder);
+    }
+    if (errorCode != NO_ERROR) {
+      return;
+    }
+    transaction.executed(shape, latencyNanos, -1);
+    lastExecuted = shape;
+    if (kind == StatementKind.COMMIT || kind == StatementKind.ROLLBACK) {
+      transaction.end(recorder);
     }
   }
 

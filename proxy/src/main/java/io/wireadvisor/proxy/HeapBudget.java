@@ -18,7 +18,8 @@ final class HeapBudget {
    * direction, held whole up to {@link SessionTracker#MAX_HANDSHAKE_PACKET} (68 KiB: a login
    * packet, or a command packet on a guarded connection), and 64 KiB for the rest: the pending
    * command ring of a client that pipelines (up to {@link SessionTracker#MAX_PIPELINED} entries),
-   * the Netty channels and pipelines on both legs, the session state. Statement bookkeeping and
+   * the Netty channels and pipelines on both legs, the session state (its transaction window for
+   * statement patterns included: WireSession.PATTERN_WINDOW_BYTES, 1 KiB). Statement bookkeeping and
    * shape sets are paid from {@code --max-statement-bytes-total}; Netty's read and write buffers
    * are direct memory, outside the heap (at most a read buffer and the 64 KiB write high-water
    * mark per direction).

@@ -85,8 +85,20 @@ final class SessionTracker {
     int errorCode = -1;
     /** The SQLSTATE of that ERR (five characters), or null. */
     String sqlState;
+    /**
+     * Rows of the reply's first result set (what the agent counts too: the driver's result for the
+     * statement), -1 while none began or when a cursor holds them.
+     */
+    long rows = -1;
+    /** The first result set ended: later ones of a multi-result reply are not counted. */
+    boolean rowsDone;
+    /** The status flags of the OK or EOF that ended the reply, -1 until one did. */
+    int status = -1;
 
     void clear() {
+      rows = -1;
+      rowsDone = false;
+      status = -1;
       type = null;
       shape = null;
       via = null;
@@ -943,6 +955,7 @@ final class SessionTracker {
         return;
       case RESULT:
         if (first == Packets.OK) {
+          p.status = Replies.okStatusOrUnknown(head, headLength);
           serverStatus(Replies.okStatusOrUnknown(head, headLength));
           endOfResult(Replies.okStatus(head, headLength));
         } else if (first == Packets.ERR) {
@@ -962,6 +975,9 @@ final class SessionTracker {
             metadata = head[at] != 0;
           }
           remainingDefs = metadata ? columns : 0;
+          if (!p.rowsDone) {
+            p.rows = Math.max(p.rows, 0);
+          }
           expect = remainingDefs > 0 ? Expect.COLUMN_DEFS : afterColumnDefs();
         }
         return;
@@ -976,7 +992,10 @@ final class SessionTracker {
         if (first == Packets.ERR) {
           complete(true);
         } else if ((Replies.eofStatus(head, headLength) & Capabilities.SERVER_STATUS_CURSOR_EXISTS) != 0) {
-          // A cursor was opened: no rows now, COM_STMT_FETCH brings them.
+          // A cursor was opened: no rows now, COM_STMT_FETCH brings them (not counted).
+          p.rows = p.rowsDone ? p.rows : -1;
+          p.rowsDone = true;
+          p.status = Replies.eofStatusOrUnknown(head, headLength);
           serverStatus(Replies.eofStatusOrUnknown(head, headLength));
           endOfResult(Replies.eofStatus(head, headLength));
         } else {
@@ -985,11 +1004,20 @@ final class SessionTracker {
         return;
       case ROWS:
         if (terminator) {
+          p.status = deprecateEof ? Replies.okStatusOrUnknown(head, headLength)
+              : Replies.eofStatusOrUnknown(head, headLength);
+          if (!p.rowsDone && (p.status & Capabilities.SERVER_STATUS_CURSOR_EXISTS) != 0
+              && p.status >= 0) {
+            p.rows = -1; // without EOF packets a cursor's opening ends the column definitions here
+          }
+          p.rowsDone = true;
           serverStatus(deprecateEof ? Replies.okStatusOrUnknown(head, headLength)
               : Replies.eofStatusOrUnknown(head, headLength));
           endOfResult(deprecateEof ? Replies.okStatus(head, headLength) : Replies.eofStatus(head, headLength));
         } else if (first == Packets.ERR) {
           complete(true); // 0xFF cannot start a row: the statement failed mid-result
+        } else if (p.type != CommandType.STMT_FETCH && !p.rowsDone) {
+          p.rows++;
         }
         return;
       case PREPARE:
@@ -1127,6 +1155,9 @@ final class SessionTracker {
           session.statementCommand(p.shape, p.via, latency, code, p.sqlState);
           break;
       }
+    }
+    if (!error && (p.type == CommandType.QUERY || p.type == CommandType.STMT_EXECUTE)) {
+      session.result(p.rows, p.status); // rows for the shape, and whether the transaction ended
     }
     if (p.type == CommandType.STMT_PREPARE && error) {
       stats.preparesFailed.increment();

@@ -1,0 +1,135 @@
+package io.wireadvisor.advisor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.wireadvisor.profile.CommandType;
+import io.wireadvisor.profile.ProfileJson;
+import io.wireadvisor.profile.ProfileRecorder;
+import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
+import io.wireadvisor.profile.RecorderSettings;
+import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.profile.WireSession;
+import io.wireadvisor.report.Reports;
+import org.junit.jupiter.api.Test;
+
+class StatementPatternRuleTest {
+  private static final int IN_TRANS = 0x0001;
+  private static final int ENDED = 0x0000;
+
+  /** A profile recorded as a collector records it: N+1 loops and inserts followed by updates. */
+  private static TrafficProfile profile(int loopTransactions, int insertTransactions,
+      boolean fixed) {
+    ProfileRecorder recorder = new ProfileRecorder(RecorderSettings.defaults());
+    WireSession s = new WireSession(recorder, new WireSession.Budget(), null);
+    ShapeHandle parents = recorder.shape("SELECT id, name FROM parent WHERE owner = 1");
+    ShapeHandle joined = recorder.shape(
+        "SELECT p.id, c.id, c.v FROM parent p JOIN child c ON c.parent_id = p.id WHERE p.owner = 1");
+    ShapeHandle child = recorder.shape("SELECT id, v FROM child WHERE parent_id = 5");
+    ShapeHandle insert = recorder.shape("INSERT INTO child (id, v, parent_id) VALUES (1, 'a', NULL)");
+    ShapeHandle insertWithKey = recorder.shape("INSERT INTO child (id, v, parent_id) VALUES (1, 'a', 7)");
+    ShapeHandle update = recorder.shape("UPDATE child SET parent_id = 7 WHERE id = 1");
+    ShapeHandle commit = recorder.shape("COMMIT");
+    for (int t = 0; t < loopTransactions; t++) {
+      if (fixed) {
+        run(s, joined, 5, IN_TRANS);
+      } else {
+        run(s, parents, 5, IN_TRANS);
+        for (int i = 0; i < 5; i++) {
+          run(s, child, 1, IN_TRANS);
+        }
+      }
+      run(s, commit, -1, ENDED);
+    }
+    for (int t = 0; t < insertTransactions; t++) {
+      for (int i = 0; i < 4; i++) {
+        run(s, fixed ? insertWithKey : insert, -1, IN_TRANS);
+      }
+      for (int i = 0; i < 4 && !fixed; i++) {
+        run(s, update, -1, IN_TRANS);
+      }
+      run(s, commit, -1, ENDED);
+    }
+    return recorder.snapshot();
+  }
+
+  private static void run(WireSession s, ShapeHandle shape, long rows, int status) {
+    s.command(CommandType.QUERY, 200_000);
+    s.query(shape, 200_000, WireSession.NO_ERROR, null);
+    s.result(rows, status);
+  }
+
+  private static Recommendation find(Analysis a) {
+    for (Recommendation r : a.recommendations()) {
+      if (r.id().equals(StatementPatternRule.ID)) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  @Test
+  void namesTheNPlusOneLoopAndTheUpdateAfterInsertWithTheirPartnersCountsAndFixes() {
+    TrafficProfile p = profile(10, 8, false);
+    Analysis a = Advisor.analyze(p, null);
+    Recommendation r = find(a);
+    assertThat(r).isNotNull();
+    assertThat(r.title()).isEqualTo("Remove N+1 loading and UPDATEs after INSERTs in the ORM mapping");
+    String evidence = String.join("\n", r.evidence());
+    assertThat(evidence)
+        .contains("82 executions belong to statement patterns")
+        .contains("N+1: select id, v from child where parent_id = ? ran 50 times in 10 transactions"
+            + " (5.0 per transaction, 1.00 rows per execution, 10.0 ms), after select id, name from"
+            + " parent where owner = ?")
+        .contains("UPDATE after INSERT: update child set parent_id = ? where id = ? ran 32 times"
+            + " after insert into child (id, v, parent_id) values ( ... ) in 8 transactions (4.0 per"
+            + " transaction, 6.4 ms)")
+        .contains("18 transactions in the window");
+    assertThat(r.change().hibernateProperties())
+        .containsEntry(StatementPatternRule.BATCH_FETCH_SIZE, "16");
+    assertThat(r.change().notes()).anySatisfy(n -> assertThat(n).contains("join fetch")
+        .contains("@EntityGraph").contains("@BatchSize"));
+    assertThat(r.change().notes()).anySatisfy(n -> assertThat(n).contains("mappedBy"));
+    // Saving: 50 loads become one statement per transaction (10), the 32 UPDATEs go.
+    assertThat(r.saving().roundTripsBefore()).isEqualTo(82);
+    assertThat(r.saving().roundTripsAfter()).isEqualTo(10);
+    assertThat(r.saving().secondsSaved()).isCloseTo(72 * 0.0002, org.assertj.core.data.Offset.offset(1e-4));
+    assertThat(r.saving().commandDelta()).containsEntry("COM_QUERY", -72L);
+    // diff: the executions per transaction must fall.
+    Expectation e = r.expectations().get(0);
+    assertThat(e.metric()).isEqualTo(Metric.PATTERN_EXECUTIONS_PER_TRANSACTION);
+    assertThat(e.before()).isCloseTo(82.0 / 18, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(e.check(profile(10, 8, true)).status()).isEqualTo(Expectation.Outcome.Status.MET);
+    assertThat(e.check(p).status()).isEqualTo(Expectation.Outcome.Status.NOT_MET);
+
+    String all = Reports.text(a) + Reports.markdown(a) + Reports.json(a) + Reports.html(a);
+    assertThat(all).contains(StatementPatternRule.ID).contains("hibernate.default_batch_fetch_size")
+        .contains("N+1 and UPDATE-after-INSERT executions per transaction");
+  }
+
+  @Test
+  void theProfileFileCarriesWhatTheRuleNeeds() throws Exception {
+    TrafficProfile p = ProfileJson.fromJson(ProfileJson.toJson(profile(10, 8, false)));
+    assertThat(find(Advisor.analyze(p, null)).saving().roundTripsBefore()).isEqualTo(82);
+  }
+
+  @Test
+  void belowTheMinimumItSaysNotEnoughTrafficToJudge() {
+    TrafficProfile p = profile(4, 2, false);
+    Analysis a = Advisor.analyze(p, null);
+    assertThat(find(a)).isNull();
+    assertThat(a.withheld()).anySatisfy(w -> {
+      assertThat(w.ruleId()).isEqualTo(StatementPatternRule.ID);
+      assertThat(w.message()).startsWith("not enough traffic to judge N+1 loading and"
+          + " UPDATE-after-INSERT (2 patterns").contains("need the same pattern in at least 5"
+          + " transactions; have at most 4");
+    });
+    assertThat(Reports.text(a)).contains("not enough traffic to judge N+1 loading");
+  }
+
+  @Test
+  void noPatternNoAdviceAndNothingWithheld() {
+    Analysis a = Advisor.analyze(profile(10, 8, true), null);
+    assertThat(find(a)).isNull();
+    assertThat(a.withheld()).noneSatisfy(w -> assertThat(w.ruleId()).isEqualTo(StatementPatternRule.ID));
+  }
+}

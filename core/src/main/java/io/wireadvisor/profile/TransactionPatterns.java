@@ -1,0 +1,172 @@
+package io.wireadvisor.profile;
+
+import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
+import io.wireadvisor.sql.StatementKind;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One connection's current transaction as {@link WireSession} judges its statement patterns: the
+ * business shapes it ran, in order of first execution, with their executions, rows and time. At
+ * the transaction's end ({@link #end}) it tells the recorder:
+ *
+ * <ul>
+ *   <li><b>N+1</b>: a SELECT shape run at least {@link WireSession#N_PLUS_ONE_MIN_EXECUTIONS} times
+ *       with every execution's rows counted and none returning more than one row; its partner is
+ *       the shape run just before its first execution (the query whose rows were then loaded one
+ *       by one);
+ *   <li><b>insert-then-update</b>: an UPDATE of a table an INSERT (or REPLACE) of the same
+ *       transaction wrote before the UPDATE's first execution; it covers at most as many UPDATEs
+ *       as there were INSERTs. The collectors compare tables, not rows: an UPDATE of another row
+ *       of the table counts too (the rule says so).
+ * </ul>
+ *
+ * <p>Fixed size: at most {@link #MAX_SHAPES} shapes per transaction (further shapes are not
+ * judged), in arrays made once per connection ({@link #ACCOUNTED_BYTES}); recording an execution
+ * allocates nothing. Used by one thread at a time, as its session is.
+ */
+final class TransactionPatterns {
+  /** Distinct business shapes judged per transaction; an ORM transaction rarely runs more. */
+  static final int MAX_SHAPES = 16;
+  /**
+   * Accounted bytes of one connection's window: seven arrays of {@link #MAX_SHAPES} slots (three
+   * of longs, three of ints, one of references) with their headers, and the object itself,
+   * rounded up (ThreadMXBean's allocation count is asserted against it in TransactionPatternsTest).
+   */
+  static final long ACCOUNTED_BYTES = 1024;
+
+  private final ShapeHandle[] shapes = new ShapeHandle[MAX_SHAPES];
+  private final int[] executions = new int[MAX_SHAPES];
+  private final int[] counted = new int[MAX_SHAPES];
+  private final int[] before = new int[MAX_SHAPES];
+  private final long[] rows = new long[MAX_SHAPES];
+  private final long[] maxRows = new long[MAX_SHAPES];
+  private final long[] timed = new long[MAX_SHAPES];
+  private final long[] nanos = new long[MAX_SHAPES];
+  private int size;
+  /** The slot of the last execution recorded, -1 after a statement not judged. */
+  private int last = -1;
+  private boolean business;
+
+  /**
+   * One execution of {@code shape} in the current transaction, {@code rows} < 0 when its result
+   * rows are not counted (yet: see {@link #rows}).
+   */
+  void executed(ShapeHandle shape, long latencyNanos, long resultRows) {
+    ShapeStats s = shape.stats();
+    if (s.isOverflow() || s.probe() != null || !s.kind().isBusiness()) {
+      last = -1;
+      return;
+    }
+    business = true;
+    int i = slotOf(shape);
+    if (i < 0) {
+      if (size == MAX_SHAPES) {
+        last = -1;
+        return;
+      }
+      i = size++;
+      shapes[i] = shape.compact();
+      executions[i] = 0;
+      counted[i] = 0;
+      rows[i] = 0;
+      maxRows[i] = 0;
+      timed[i] = 0;
+      nanos[i] = 0;
+      before[i] = last;
+    }
+    executions[i]++;
+    if (latencyNanos >= 0) {
+      timed[i]++;
+      nanos[i] += latencyNanos;
+    }
+    last = i;
+    if (resultRows >= 0) {
+      rows(resultRows);
+    }
+  }
+
+  /** The last execution recorded returned {@code n} rows (a collector that reads them after). */
+  void rows(long n) {
+    if (last < 0) {
+      return;
+    }
+    counted[last]++;
+    rows[last] += n;
+    maxRows[last] = Math.max(maxRows[last], n);
+  }
+
+  /** Shapes in the window now. */
+  int size() {
+    return size;
+  }
+
+  /** The transaction ended: its patterns go to their shapes, and the window empties. */
+  void end(ProfileRecorder recorder) {
+    if (business && recorder != null) {
+      recorder.transaction();
+      judge();
+    }
+    clear();
+  }
+
+  /** Forgets the transaction without judging it (the connection ended or was reset). */
+  void clear() {
+    Arrays.fill(shapes, 0, size, null); // keep no shape of an old window alive
+    size = 0;
+    last = -1;
+    business = false;
+  }
+
+  private void judge() {
+    for (int i = 0; i < size; i++) {
+      ShapeStats s = shapes[i].stats();
+      if (s.kind() == StatementKind.SELECT
+          && executions[i] >= WireSession.N_PLUS_ONE_MIN_EXECUTIONS
+          && counted[i] == executions[i]
+          && maxRows[i] <= 1) {
+        shapes[i].recordPattern(PatternStats.Kind.N_PLUS_ONE,
+            before[i] < 0 ? "" : shapes[before[i]].digest(), executions[i], rows[i], timed[i],
+            nanos[i]);
+      } else if (s.kind() == StatementKind.UPDATE) {
+        int insert = insertBefore(i);
+        if (insert >= 0) {
+          long n = Math.min(executions[i], executions[insert]);
+          long t = Math.min(timed[i], n);
+          long ns = timed[i] == 0 ? 0 : nanos[i] / timed[i] * t;
+          shapes[i].recordPattern(PatternStats.Kind.INSERT_THEN_UPDATE, shapes[insert].digest(),
+              n, 0, t, ns);
+        }
+      }
+    }
+  }
+
+  /** The first INSERT or REPLACE before slot {@code update} writing a table it updates, or -1. */
+  private int insertBefore(int update) {
+    List<String> updated = shapes[update].stats().tablesWritten();
+    for (int i = 0; i < update; i++) {
+      ShapeStats s = shapes[i].stats();
+      if (s.kind() != StatementKind.INSERT && s.kind() != StatementKind.REPLACE) {
+        continue;
+      }
+      List<String> inserted = s.tablesWritten();
+      for (int a = 0; a < updated.size(); a++) {
+        for (int b = 0; b < inserted.size(); b++) {
+          if (updated.get(a).equals(inserted.get(b))) {
+            return i;
+          }
+        }
+      }
+    }
+    return -1;
+  }
+
+  private int slotOf(ShapeHandle shape) {
+    for (int i = 0; i < size; i++) {
+      if (shapes[i].sameShape(shape)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}
