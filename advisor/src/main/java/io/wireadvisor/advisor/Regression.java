@@ -26,7 +26,9 @@ import java.util.Map;
  *   <li>{@link Kind#COMMANDS_PER_STATEMENT}: wire commands per business statement (a batched row
  *       counts as a statement) rose by more than {@link #COMMANDS_TOLERANCE} (relative), counting
  *       in neither profile the first PREPARE of each shape on each connection (any statement cache
- *       pays those once).
+ *       pays those once). Where both profiles counted transactions and AFTER runs fewer business
+ *       statements per transaction (batch fetching, a fixed mapping), commands per transaction
+ *       judges instead: fewer statements carrying the same commits must not read as a regression.
  *   <li>{@link Kind#ERRORS}: a shape fails in AFTER that did not fail in BEFORE, or fails more than
  *       {@link #ERROR_GROWTH} times as often per execution.
  * </ul>
@@ -130,10 +132,43 @@ public final class Regression {
     return (double) (p.totalCommands() - first) / statements;
   }
 
+  /**
+   * Wire commands per transaction (each connection's first PREPARE of a shape left out), NaN when
+   * the profile counted no transactions (written before they were counted, or none ended).
+   */
+  public static double steadyCommandsPerTransaction(TrafficProfile p) {
+    if (p.transactions() == 0) {
+      return Double.NaN;
+    }
+    Histogram firstPrepares = p.connections().distribution(ConnectionMetric.DISTINCT_PREPARED_SHAPES);
+    long first = firstPrepares == null ? 0 : Math.min(firstPrepares.sum(), p.count(CommandType.STMT_PREPARE));
+    return (double) (p.totalCommands() - first) / p.transactions();
+  }
+
+  /**
+   * True when AFTER does the same work with fewer statements, so that commands per statement is
+   * the wrong yardstick: both profiles counted transactions, business statements per transaction
+   * fell by more than the tolerance (batch fetching folds an N+1 loop into one statement, a
+   * mapping change drops the UPDATE after each INSERT), and commands per transaction did not rise.
+   * The fixed per-transaction costs (commit, state SETs) then spread over fewer statements and
+   * commands per statement rises while the application sends fewer commands.
+   */
+  static boolean fewerStatementsSameWork(TrafficProfile before, TrafficProfile after) {
+    if (before.transactions() == 0 || after.transactions() == 0) {
+      return false;
+    }
+    double sb = (double) applicationStatements(before) / before.transactions();
+    double sa = (double) applicationStatements(after) / after.transactions();
+    double cb = steadyCommandsPerTransaction(before);
+    double ca = steadyCommandsPerTransaction(after);
+    return sa < sb * (1 - COMMANDS_TOLERANCE) && ca <= cb * (1 + COMMANDS_TOLERANCE) + 1e-9;
+  }
+
   private static Regression commands(TrafficProfile before, TrafficProfile after) {
     double b = steadyCommandsPerStatement(before);
     double a = steadyCommandsPerStatement(after);
-    if (Double.isNaN(a) || Double.isNaN(b) || a <= b * (1 + COMMANDS_TOLERANCE) + 1e-9) {
+    if (Double.isNaN(a) || Double.isNaN(b) || a <= b * (1 + COMMANDS_TOLERANCE) + 1e-9
+        || fewerStatementsSameWork(before, after)) {
       return null;
     }
     List<String> details = new ArrayList<>();

@@ -167,4 +167,56 @@ class RegressionTest {
     businessShapes(before).get(0).add(Via.ERRORS, 10);
     assertThat(Regression.between(before, BankLikeProfiles.scenario(5))).isEmpty();
   }
+
+  /** 100 transactions of one parent SELECT, N child loads, a SET pair and a COMMIT around them. */
+  static TrafficProfile loads(int childLoadsPerTransaction, int childStatementsPerTransaction) {
+    TrafficProfile p = new TrafficProfile();
+    ShapeStats parent = new ShapeStats("0123456789abcdef0123456789abcde0", "select * from parent where id = ?",
+        io.wireadvisor.sql.StatementKind.SELECT, null, java.util.Collections.singletonList("parent"), null, 30, 30);
+    ShapeStats child = new ShapeStats("0123456789abcdef0123456789abcde1", "select * from child where parent_id = ?",
+        io.wireadvisor.sql.StatementKind.SELECT, null, java.util.Collections.singletonList("child"), null, 30, 30);
+    parent.add(Via.TEXT_EXECUTES, 100);
+    child.add(Via.TEXT_EXECUTES, 100L * childStatementsPerTransaction);
+    p.addShape(parent);
+    p.addShape(child);
+    // Per transaction: the statements, SET autocommit twice and a COMMIT.
+    p.addCommand(CommandType.QUERY, new CommandStats(100L * (1 + childStatementsPerTransaction + 3), null));
+    p.addTransactions(100);
+    return p;
+  }
+
+  @Test
+  void fewerStatementsForTheSameTransactionsAreNoRegression() {
+    // Batch fetching: 6 one-row loads per transaction become 1 IN (...) load. Commands per
+    // transaction fall from 10 to 5, commands per statement rise from 1.43 to 2.50.
+    TrafficProfile nPlusOne = loads(6, 6);
+    TrafficProfile batched = loads(6, 1);
+    assertThat(Regression.steadyCommandsPerStatement(batched))
+        .isGreaterThan(Regression.steadyCommandsPerStatement(nPlusOne));
+    assertThat(Regression.steadyCommandsPerTransaction(batched)).isEqualTo(5.0);
+    assertThat(Regression.steadyCommandsPerTransaction(nPlusOne)).isEqualTo(10.0);
+    assertThat(Regression.fewerStatementsSameWork(nPlusOne, batched)).isTrue();
+    assertThat(Regression.between(nPlusOne, batched)).isEmpty();
+  }
+
+  @Test
+  void fewerStatementsButMoreCommandsPerTransactionStillRegress() {
+    TrafficProfile nPlusOne = loads(6, 6);
+    TrafficProfile batchedWithResets = loads(6, 1);
+    // Six more commands per transaction (a reset before each statement, say): 11 per transaction.
+    batchedWithResets.addCommand(CommandType.STMT_RESET, new CommandStats(600, null));
+    assertThat(Regression.steadyCommandsPerTransaction(batchedWithResets)).isEqualTo(11.0);
+    assertThat(Regression.between(nPlusOne, batchedWithResets)).extracting(Regression::kind)
+        .containsExactly(Regression.Kind.COMMANDS_PER_STATEMENT);
+    // Profiles without transactions judge per statement, as before.
+    TrafficProfile old = loads(6, 6);
+    TrafficProfile untimed = new TrafficProfile();
+    for (ShapeStats s : loads(6, 1).shapes().values()) {
+      untimed.addShape(s);
+    }
+    untimed.addCommand(CommandType.QUERY, new CommandStats(500, null));
+    assertThat(untimed.transactions()).isZero();
+    assertThat(Regression.between(old, untimed)).extracting(Regression::kind)
+        .containsExactly(Regression.Kind.COMMANDS_PER_STATEMENT);
+  }
 }
