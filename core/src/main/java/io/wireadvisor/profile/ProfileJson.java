@@ -261,7 +261,8 @@ public final class ProfileJson {
   private static final List<String> OPTIONAL_FIELDS = Arrays.asList("statementsByIsolation");
   /** The keys of statementsByIsolation. */
   private static final List<String> ISOLATIONS =
-      Arrays.asList("READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE", "unknown");
+      Arrays.asList("READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE", "default",
+          "unknown");
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 

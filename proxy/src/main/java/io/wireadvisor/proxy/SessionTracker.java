@@ -256,6 +256,9 @@ final class SessionTracker {
     this.session = new WireSession(recorder, stats.statements, null);
     session.limits(
         ProxyLimits.DEFAULT_STATEMENT_BYTES_PER_CONNECTION, ProxyLimits.DEFAULT_STATEMENT_BYTES_TOTAL);
+    // The proxy sees no JDBC call: isolation and access mode come from the texts (the greeting
+    // tells whether @@transaction_isolation = v is MySQL's next-transaction form).
+    session.followTransactionSets(false);
     this.serverVersionListener = serverVersionListener;
     this.clientScanner = new PacketScanner(new ClientSide(), MAX_HANDSHAKE_PACKET);
     this.serverScanner = new PacketScanner(new ServerSide(), MAX_HANDSHAKE_PACKET);
@@ -712,10 +715,11 @@ final class SessionTracker {
         break;
       case CHANGE_USER:
         clientInAuth = true;
-        session.escapingReset(); // a new session: its mode comes with the next reply
+        // A new session: its mode comes with the next reply, its isolation is the login's.
+        session.sessionReset();
         break;
       case RESET_CONNECTION:
-        session.escapingReset();
+        session.sessionReset();
         break;
       default:
         break;
@@ -856,6 +860,9 @@ final class SessionTracker {
     // The upstream leg only: what the client is offered depends on client TLS alone.
     login.upstreamTls = upstreamMode != UpstreamTls.Mode.OFF && serverOffersTls;
     login.serverIsTiDB = version.contains("TiDB");
+    // MySQL applies SET @@transaction_isolation = v to the next transaction only; TiDB (measured
+    // on v8.4) and MariaDB to the session.
+    session.followTransactionSets(!version.contains("TiDB") && !version.contains("MariaDB"));
     caps &=
         ~(Capabilities.CLIENT_SSL
             | Capabilities.CLIENT_COMPRESS
