@@ -560,10 +560,13 @@ final class SessionTracker {
       login.refuseUnlessChallengeResponse(plugin, "the client's HandshakeResponse names it");
       login.exchange(plugin);
     }
-    clientListener.accept(ClientAttributes.parse(head, length, caps));
+    java.util.Map<String, String> attributes = ClientAttributes.parse(head, length, caps);
+    clientListener.accept(attributes);
     clientCapabilities = caps;
     if (capture != null) {
       capture.schema(LoginGuard.handshakeDatabase(head, length, caps));
+      // A capture names the driver its connections run (replay compares it with its own).
+      capture.driver(attributes.get("_client_name"), attributes.get("_client_version"));
     }
     int negotiated = caps & serverCapabilities;
     deprecateEof = (negotiated & Capabilities.CLIENT_DEPRECATE_EOF) != 0;
