@@ -863,8 +863,8 @@ final class SessionTracker {
     // The upstream leg only: what the client is offered depends on client TLS alone.
     login.upstreamTls = upstreamMode != UpstreamTls.Mode.OFF && serverOffersTls;
     login.serverIsTiDB = version.contains("TiDB");
-    // MySQL applies SET @@transaction_isolation = v to the next transaction only; TiDB (measured
-    // on v8.4) and MariaDB to the session.
+    // MySQL applies SET @@transaction_isolation = v to the next transaction only (its manual); TiDB
+    // to the session (measured on v8.4); MariaDB is taken as the session's (not measured).
     session.followTransactionSets(!version.contains("TiDB") && !version.contains("MariaDB"));
     caps &=
         ~(Capabilities.CLIENT_SSL
