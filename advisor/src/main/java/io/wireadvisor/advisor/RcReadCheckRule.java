@@ -54,7 +54,7 @@ public final class RcReadCheckRule implements Rule {
    * Returns the evidence line, or null when the traffic does not run under READ COMMITTED.
    */
   static String readCommittedEvidence(TrafficProfile profile, ServerView server) {
-    Map<String, Long> by = profile.statementsByIsolation();
+    Map<String, Long> by = resolveDefault(profile.statementsByIsolation(), server);
     long total = 0;
     for (long n : by.values()) {
       total += n;
@@ -76,6 +76,27 @@ public final class RcReadCheckRule implements Rule {
     }
     return "READ-COMMITTED".equals(isolation(profile, server)) ? "Isolation READ-COMMITTED" : null;
   }
+
+  /**
+   * Statements counted under {@code default} (the session's isolation at login, which the proxy
+   * does not see) under the server's global isolation, which a new session takes; left as they
+   * are without a server view.
+   */
+  static Map<String, Long> resolveDefault(Map<String, Long> by, ServerView server) {
+    Long atDefault = by.get(DEFAULT);
+    if (atDefault == null || server == null || server.isolation() == null) {
+      return by;
+    }
+    Map<String, Long> resolved = new java.util.TreeMap<>(by);
+    resolved.remove(DEFAULT);
+    String global = normalize(server.isolation());
+    Long v = resolved.get(global);
+    resolved.put(global, (v == null ? 0 : v) + atDefault);
+    return resolved;
+  }
+
+  /** The key of statements at the session's login isolation (see {@code ProfileRecorder}). */
+  static final String DEFAULT = "default";
 
   @Override
   public List<Withheld> withheld(TrafficProfile profile, ServerView server) {

@@ -127,6 +127,26 @@ class JudgmentTest {
     assertThat(new RcReadCheckRule().evaluate(half, server)).isNull();
   }
 
+  @Test
+  void theProxysStatementsAtTheLoginDefaultRunUnderTheServersGlobalIsolation() {
+    // The proxy counts statements of sessions that never set an isolation as "default".
+    TrafficProfile p = BankLikeProfiles.scenario(5);
+    p.addStatementsUnder("READ-COMMITTED", 990_000);
+    p.addStatementsUnder("default", 10_000);
+    ServerView rc = BankLikeProfiles.tidb(5).toBuilder().isolation("READ-COMMITTED").build();
+    Recommendation r = new RcReadCheckRule().evaluate(p, rc);
+    assertThat(r).as("the default is the server's READ-COMMITTED").isNotNull();
+    assertThat(r.evidence().get(0)).contains("100.0% of 1,000,000 statements ran under READ-COMMITTED");
+
+    TrafficProfile atDefault = BankLikeProfiles.scenario(5);
+    atDefault.addStatementsUnder("default", 1_000_000);
+    assertThat(new RcReadCheckRule().evaluate(atDefault, rc)).isNotNull();
+    ServerView rr = rc.toBuilder().isolation("REPEATABLE-READ").build();
+    assertThat(new RcReadCheckRule().evaluate(atDefault, rr)).as("the default is REPEATABLE-READ").isNull();
+    assertThat(RcReadCheckRule.resolveDefault(atDefault.statementsByIsolation(), null))
+        .as("without a server view the default stays unresolved").containsOnlyKeys("default");
+  }
+
   private static TrafficProfile withWindow(TrafficProfile p, long millis) {
     TrafficProfile out = new TrafficProfile();
     for (Source s : p.sources()) {

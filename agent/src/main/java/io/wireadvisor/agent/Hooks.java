@@ -364,6 +364,12 @@ public final class Hooks {
       cs = new CaptureSession(AgentCapture.get());
       conn.capture = cs;
     }
+    if (!cs.namesDriver()) {
+      ConnDescription d = conn.description;
+      if (d != null && d.driverVersion != null) {
+        cs.driver("MySQL Connector/J", d.driverVersion); // the capture's driverVersion
+      }
+    }
     String sql = null;
     if (type == CommandType.QUERY) {
       int off = QueryAttributes.sqlOffset(buf, len, queryAttributes);

@@ -33,7 +33,7 @@ import java.util.Map;
  * {"c":1,"t":1990,"e":"execute","id":7,"v":[null,{"number":"3"}],"err":1048,"lat":80}
  * {"c":1,"t":2100,"e":"close","id":7}
  * {"c":1,"t":2200,"e":"quit"}
- * {"e":"end","events":7,"dropped":0,"reason":"stopped"}
+ * {"e":"end","events":7,"dropped":0,"reason":"stopped","driverName":"MySQL Connector/J","driverVersion":"9.5.0","drivers":1}
  * </pre>
  *
  * Fields: {@code c} connection, {@code t} microseconds since the capture started, {@code e} kind
@@ -79,8 +79,15 @@ public final class CaptureFormat {
     private final boolean complete;
     private final String endReason;
     private final long dropped;
+    private final long drivers;
 
     Capture(CaptureHeader header, List<CaptureEvent> events, boolean complete, String endReason, long dropped) {
+      this(header, events, complete, endReason, dropped, 0);
+    }
+
+    Capture(CaptureHeader header, List<CaptureEvent> events, boolean complete, String endReason, long dropped,
+        long drivers) {
+      this.drivers = drivers;
       this.header = header;
       this.events = Collections.unmodifiableList(events);
       this.complete = complete;
@@ -121,6 +128,14 @@ public final class CaptureFormat {
       return endReason;
     }
 
+    /**
+     * Distinct client drivers (name and version) the capture's connections named, as its last line
+     * counts them (at most 8); 0 when unknown.
+     */
+    public long drivers() {
+      return drivers;
+    }
+
     /** Events the writer could not write (after a limit). */
     public long dropped() {
       return dropped;
@@ -157,6 +172,7 @@ public final class CaptureFormat {
     boolean complete = false;
     String endReason = null;
     long dropped = 0;
+    long drivers = 0;
     boolean[] terminated = new boolean[1];
     while ((line = readLine(in, limits.maxLineBytes, name, lineNo + 1, terminated)) != null) {
       lineNo++;
@@ -195,6 +211,13 @@ public final class CaptureFormat {
         complete = true;
         endReason = n.optionalString("reason");
         dropped = n.has("dropped") ? n.field("dropped").integer() : 0;
+        String driverName = n.optionalString("driverName");
+        String driverVersion = n.optionalString("driverVersion");
+        drivers = n.has("drivers") ? n.field("drivers").integer() : 0;
+        if (header.driverName() == null && header.driverVersion() == null
+            && (driverName != null || driverVersion != null)) {
+          header = header.withDriver(driverName, driverVersion); // learned after the header was written
+        }
         continue;
       }
       if (events.size() >= limits.maxEvents) {
@@ -205,7 +228,7 @@ public final class CaptureFormat {
     if (header == null) {
       throw new CaptureFormatException(name + ": empty, no header line");
     }
-    return new Capture(header, events, complete, endReason, dropped);
+    return new Capture(header, events, complete, endReason, dropped, drivers);
   }
 
   /**

@@ -19,6 +19,7 @@ public final class CaptureHeader {
   private final Map<String, String> jdbcProperties;
   private final String upstream;
   private final String driverVersion;
+  private final String driverName;
 
   public CaptureHeader(
       String collector,
@@ -44,6 +45,25 @@ public final class CaptureHeader {
       Map<String, String> jdbcProperties,
       String upstream,
       String driverVersion) {
+    this(collector, collectorVersion, server, startedAtMillis, valuesMasked, jdbcProperties, upstream,
+        driverVersion, null);
+  }
+
+  /**
+   * @param driverName the client driver as it names itself ({@code MySQL Connector/J}, the
+   *     proxy's {@code _client_name}), or null
+   */
+  public CaptureHeader(
+      String collector,
+      String collectorVersion,
+      String server,
+      long startedAtMillis,
+      boolean valuesMasked,
+      Map<String, String> jdbcProperties,
+      String upstream,
+      String driverVersion,
+      String driverName) {
+    this.driverName = driverName;
     this.upstream = upstream;
     this.driverVersion = driverVersion;
     this.collector = collector;
@@ -91,8 +111,24 @@ public final class CaptureHeader {
     return upstream;
   }
 
-  /** The Connector/J version the application ran (e.g. {@code 8.0.33}), or null when unknown. */
+  /**
+   * The version of the driver the application ran (e.g. {@code 8.0.33}), or null when unknown: the
+   * agent's Connector/J, the proxy's first client's {@code _client_version}. Written in the
+   * capture's last line when the collector learned it after the header (a proxy's clients log in
+   * later); the reader puts it here.
+   */
   public String driverVersion() {
     return driverVersion;
+  }
+
+  /** The driver's name ({@code MySQL Connector/J}, {@code libmariadb}, ...), or null when unknown. */
+  public String driverName() {
+    return driverName;
+  }
+
+  /** This header with the driver named (as the capture's last line names it). */
+  public CaptureHeader withDriver(String name, String version) {
+    return new CaptureHeader(collector, collectorVersion, server, startedAtMillis, valuesMasked,
+        jdbcProperties, upstream, version, name);
   }
 }

@@ -97,6 +97,10 @@ public final class CaptureSession {
   /** The connection's default schema as far as seen (login, COM_INIT_DB), or null. */
   private String schema;
 
+  /** The client driver the connection named at login (name, version), or null. */
+  private String driverName;
+  private String driverVersion;
+
   /** Longest schema name kept (MySQL's limit is 64 characters). */
   static final int MAX_SCHEMA_CHARS = 256;
 
@@ -356,6 +360,25 @@ public final class CaptureSession {
     return name.length() > MAX_SCHEMA_CHARS ? name.substring(0, MAX_SCHEMA_CHARS) : name;
   }
 
+  /**
+   * The client driver this connection runs, as it named itself (the proxy: the login's {@code
+   * _client_name} and {@code _client_version}; the agent: Connector/J's version): a capture it takes
+   * part in names the first one ({@link CaptureWriter#driver}). Values are cut to 64 characters.
+   */
+  public void driver(String name, String version) {
+    this.driverName = name == null || name.length() <= 64 ? name : name.substring(0, 64);
+    this.driverVersion = version == null || version.length() <= 64 ? version : version.substring(0, 64);
+    CaptureRun a = capture.active();
+    if (a != null && numberedIn == a) {
+      a.writer().driver(driverName, driverVersion); // described after it joined the capture
+    }
+  }
+
+  /** Whether {@link #driver} named a driver for this connection. */
+  public boolean namesDriver() {
+    return driverName != null || driverVersion != null;
+  }
+
   /** Accounted bytes this connection's kept texts hold. */
   public long bytes() {
     return bytes;
@@ -405,6 +428,7 @@ public final class CaptureSession {
       number = a.connections.incrementAndGet();
       quit = false;
       a.write(CaptureEvent.builder(number, a.micros(nanos), CaptureEvent.Kind.CONNECT).sql(schema).build());
+      a.writer().driver(driverName, driverVersion);
       // Statements prepared before the capture: replayable from their kept texts.
       List<Integer> ids = new ArrayList<>(statements.keySet());
       Collections.sort(ids);

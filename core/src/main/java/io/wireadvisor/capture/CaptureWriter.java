@@ -45,6 +45,17 @@ public final class CaptureWriter implements Closeable {
   private long dropped;
   private String endReason;
   private boolean closed;
+  /** The first driver a connection of the capture named (the header's, when it has one). */
+  private String driverName;
+  private String driverVersion;
+  /** Distinct drivers seen (name and version), at most {@link #MAX_DRIVERS}. */
+  private final Set<String> drivers = new HashSet<>();
+  /** Bytes kept for the last line (with two driver fields of 64 characters, escaped). */
+  static final int LAST_LINE_RESERVE = 1024;
+  /** Distinct drivers a capture tells apart; more count as this many. */
+  static final int MAX_DRIVERS = 8;
+  /** Longest driver name or version kept. */
+  static final int MAX_DRIVER_CHARS = 64;
 
   private CaptureWriter(OutputStream out, long maxBytes, long maxMicros, boolean maskValues) {
     // One write(2) per 64 KiB, not per event: the writer's lock is held by the proxy's event loops.
@@ -76,6 +87,9 @@ public final class CaptureWriter implements Closeable {
   public static CaptureWriter open(OutputStream out, CaptureHeader header, long maxBytes, long maxSeconds)
       throws IOException {
     CaptureWriter w = new CaptureWriter(out, maxBytes, maxSeconds * 1_000_000L, header.valuesMasked());
+    if (header.driverName() != null || header.driverVersion() != null) {
+      w.driver(header.driverName(), header.driverVersion());
+    }
     byte[] line = w.headerLine(header);
     w.out.write(line);
     w.bytes += line.length;
@@ -98,7 +112,7 @@ public final class CaptureWriter implements Closeable {
     }
     byte[] line = eventLine(guard(event));
     // Room for the last line is kept so that the file always says how it ended.
-    if (bytes + line.length + 200 > maxBytes) {
+    if (bytes + line.length + LAST_LINE_RESERVE > maxBytes) {
       end("size limit", 1);
       dropped++;
       return false;
@@ -107,6 +121,30 @@ public final class CaptureWriter implements Closeable {
     bytes += line.length;
     events++;
     return true;
+  }
+
+  /**
+   * A connection of the capture runs this client driver (its name and version, either may be
+   * null): the first one named is the capture's, written in its last line with the number of
+   * distinct drivers (at most {@link #MAX_DRIVERS}).
+   */
+  public synchronized void driver(String name, String version) {
+    name = cut(name);
+    version = cut(version);
+    if (name == null && version == null) {
+      return;
+    }
+    if (driverName == null && driverVersion == null) {
+      driverName = name;
+      driverVersion = version;
+    }
+    if (drivers.size() < MAX_DRIVERS) {
+      drivers.add(name + '\u0000' + version);
+    }
+  }
+
+  private static String cut(String s) {
+    return s == null || s.length() <= MAX_DRIVER_CHARS ? s : s.substring(0, MAX_DRIVER_CHARS);
   }
 
   /** True once a limit ended the capture. */
@@ -149,6 +187,15 @@ public final class CaptureWriter implements Closeable {
       g.writeNumberField("events", events);
       g.writeNumberField("dropped", dropped + dropping);
       g.writeStringField("reason", reason);
+      if (driverName != null) {
+        g.writeStringField("driverName", driverName);
+      }
+      if (driverVersion != null) {
+        g.writeStringField("driverVersion", driverVersion);
+      }
+      if (!drivers.isEmpty()) {
+        g.writeNumberField("drivers", drivers.size());
+      }
       g.writeEndObject();
     }
     buf.write('\n');

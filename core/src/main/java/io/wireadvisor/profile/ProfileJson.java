@@ -287,7 +287,8 @@ public final class ProfileJson {
       Arrays.asList("statementsByIsolation", "transactions");
   /** The keys of statementsByIsolation. */
   private static final List<String> ISOLATIONS =
-      Arrays.asList("READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE", "unknown");
+      Arrays.asList("READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE", "default",
+          "unknown");
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 

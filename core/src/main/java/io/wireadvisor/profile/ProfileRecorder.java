@@ -48,8 +48,13 @@ public final class ProfileRecorder {
   private final LongAdder[] commandCounts = new LongAdder[CommandType.values().length];
   /** The isolation names {@link #statementUnder} counts by, in index order. */
   static final String[] ISOLATIONS = {
-    "READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE", "unknown"
+    "READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE", "default", "unknown"
   };
+  /**
+   * The index of {@code default}: the session's isolation at login, which the collector did not see
+   * (the proxy); the advisor takes the server's global for it.
+   */
+  public static final int DEFAULT_ISOLATION = 4;
   private final LongAdder[] byIsolation = new LongAdder[ISOLATIONS.length];
   private final LongAdder transactions = new LongAdder();
   private final ConcurrentHistogram[] commandLatency =
@@ -342,7 +347,7 @@ public final class ProfileRecorder {
   public static int isolationIndex(String isolation) {
     if (isolation != null) {
       String n = isolation.trim().toUpperCase(java.util.Locale.ROOT).replace(' ', '-').replace('_', '-');
-      for (int i = 0; i < ISOLATIONS.length - 1; i++) {
+      for (int i = 0; i < DEFAULT_ISOLATION; i++) {
         if (ISOLATIONS[i].equals(n)) {
           return i;
         }

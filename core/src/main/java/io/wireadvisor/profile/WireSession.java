@@ -6,6 +6,7 @@ import io.wireadvisor.sql.Classification;
 import io.wireadvisor.sql.Escaping;
 import io.wireadvisor.sql.ProbeKind;
 import io.wireadvisor.sql.StatementKind;
+import io.wireadvisor.sql.TransactionSet;
 import io.wireadvisor.wire.Replies;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -26,7 +27,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *       business statements by the isolation they ran under;
  *   <li>the connection's {@link Escaping}, in which its texts are classified: unknown until a
  *       reply's status flags tell ({@link #serverStatus}), set by a {@code SET sql_mode} the
- *       connection sends ({@link #sent}) until the next reply.
+ *       connection sends ({@link #sent}) until the next reply;
+ *   <li>where the collector does not know the isolation otherwise (the proxy, {@link
+ *       #followTransactionSets}), the connection's isolation and access mode from the texts it
+ *       sends ({@link TransactionSet}): the session's, the next transaction's ({@code SET
+ *       TRANSACTION ...}, used by the statements up to the first reply outside a transaction), and
+ *       {@code START TRANSACTION READ ONLY}'s; the session's value at login is {@code default}
+ *       ({@link ProfileRecorder#DEFAULT_ISOLATION}), which the advisor reads from the server.
  * </ul>
  *
  * <p>Bounded in bytes: the statement table and the used-shape set are paid for, entry by entry,
@@ -119,8 +126,35 @@ public final class WireSession {
   private final TransactionPatterns transaction = new TransactionPatterns();
   /** The shape of the last execution recorded, to which {@link #result} adds rows; else null. */
   private ShapeHandle lastExecuted;
-  /** -1: this collector cannot tell the isolation (the proxy), so statements are not counted by it. */
+  /** -1: this collector cannot tell the isolation, so statements are not counted by it. */
   private int isolation = -1;
+
+  // ---- transaction characteristics followed from texts (fixed size: a few ints) ----
+  /** Access modes ({@link #accessMode()}). */
+  public static final int ACCESS_DEFAULT = 0;
+
+  public static final int ACCESS_READ_ONLY = 1;
+  public static final int ACCESS_READ_WRITE = 2;
+  public static final int ACCESS_UNKNOWN = 3;
+  /** Whether texts set the isolation and access mode (the proxy); the agent tells them itself. */
+  private boolean followsTransactionSets;
+  /** {@code SET @@transaction_isolation = v} applies to the next transaction (MySQL), not the session. */
+  private boolean unscopedVariableIsNextTransaction;
+  /** The next transaction's isolation ({@code SET TRANSACTION ...}), -1 when none is pending. */
+  private int nextIsolation = -1;
+  private int accessMode = ACCESS_DEFAULT;
+  private int nextAccessMode = -1;
+  /** {@code START TRANSACTION READ ONLY | READ WRITE}: the running transaction's, or -1. */
+  private int transactionAccessMode = -1;
+  /** The last reply's SERVER_STATUS_IN_TRANS. */
+  private boolean inTransaction;
+  /** The state before the last text that changed it, restored when the server refuses the text. */
+  private int savedIsolation;
+  private int savedNextIsolation;
+  private int savedAccessMode;
+  private int savedNextAccessMode;
+  private int savedTransactionAccessMode;
+  private boolean transactionSetGuessed;
   /**
    * Unknown at first: the login's OK may precede {@code init_connect}, which can change the mode;
    * the first reply to a command settles it.
@@ -181,6 +215,135 @@ public final class WireSession {
     this.isolation = isolationIndex;
   }
 
+  /**
+   * Follows the connection's isolation and access mode from the texts it sends, from the session's
+   * value at login ({@link ProfileRecorder#DEFAULT_ISOLATION}) on: for a collector that does not see
+   * them otherwise (the proxy). {@code unscopedVariableIsNextTransaction}: whether the server applies
+   * {@code SET @@transaction_isolation = v} to the next transaction only (MySQL) rather than to
+   * the session (TiDB).
+   */
+  public void followTransactionSets(boolean unscopedVariableIsNextTransaction) {
+    this.followsTransactionSets = true;
+    this.unscopedVariableIsNextTransaction = unscopedVariableIsNextTransaction;
+    if (isolation < 0) {
+      isolation = ProfileRecorder.DEFAULT_ISOLATION;
+    }
+  }
+
+  /**
+   * The isolation index the connection's next business statement counts under: the pending next
+   * transaction's if any, else the session's; -1 when not counted.
+   */
+  public int isolation() {
+    return nextIsolation >= 0 ? nextIsolation : isolation;
+  }
+
+  /** The session's isolation index (what later transactions take), -1 when not counted. */
+  public int sessionIsolation() {
+    return isolation;
+  }
+
+  /**
+   * The access mode the connection's statements run in now ({@link #ACCESS_DEFAULT}: the session's
+   * at login, not changed by a text seen): the running transaction's, the next one's, the session's.
+   */
+  public int accessMode() {
+    return transactionAccessMode >= 0 ? transactionAccessMode
+        : nextAccessMode >= 0 ? nextAccessMode : accessMode;
+  }
+
+  /** Applies a text's change (see {@link TransactionSet}) as the server will once it runs it. */
+  private void transactionSet(TransactionSet set) {
+    savedIsolation = isolation;
+    savedNextIsolation = nextIsolation;
+    savedAccessMode = accessMode;
+    savedNextAccessMode = nextAccessMode;
+    savedTransactionAccessMode = transactionAccessMode;
+    transactionSetGuessed = true;
+    if (set.isolation() != null) {
+      int index = isolationIndex(set.isolation());
+      if (scope(set.isolationScope()) == TransactionSet.Scope.SESSION) {
+        isolation = index;
+        nextIsolation = -1; // the session's value is the next transaction's too
+      } else {
+        nextIsolation = set.isolation().equals(TransactionSet.DEFAULT) ? -1 : index;
+      }
+    }
+    if (set.accessMode() != null) {
+      int mode = accessModeOf(set.accessMode());
+      TransactionSet.Scope scope = scope(set.accessModeScope());
+      if (scope == TransactionSet.Scope.SESSION) {
+        accessMode = mode;
+        nextAccessMode = -1;
+      } else if (scope == TransactionSet.Scope.THIS_TRANSACTION) {
+        transactionAccessMode = mode;
+        nextAccessMode = -1;
+      } else {
+        nextAccessMode = mode == ACCESS_DEFAULT ? -1 : mode;
+      }
+    }
+  }
+
+  private TransactionSet.Scope scope(TransactionSet.Scope s) {
+    if (s == TransactionSet.Scope.UNSCOPED_VARIABLE) {
+      return unscopedVariableIsNextTransaction
+          ? TransactionSet.Scope.NEXT_TRANSACTION
+          : TransactionSet.Scope.SESSION;
+    }
+    return s;
+  }
+
+  private static int isolationIndex(String name) {
+    return name.equals(TransactionSet.DEFAULT)
+        ? ProfileRecorder.DEFAULT_ISOLATION
+        : ProfileRecorder.isolationIndex(name); // UNKNOWN: the last index
+  }
+
+  private static int accessModeOf(String mode) {
+    if (mode.equals(TransactionSet.READ_ONLY)) {
+      return ACCESS_READ_ONLY;
+    }
+    if (mode.equals(TransactionSet.READ_WRITE)) {
+      return ACCESS_READ_WRITE;
+    }
+    return mode.equals(TransactionSet.DEFAULT) ? ACCESS_DEFAULT : ACCESS_UNKNOWN;
+  }
+
+  /**
+   * A statement's reply completed: the text that changed the characteristics is confirmed; any
+   * other statement that ended outside a transaction ends the one-transaction values.
+   */
+  private void afterStatement(Classification c) {
+    if (c.transactionSet() != null) {
+      transactionSetGuessed = false;
+      if (c.transactionSet().accessModeScope() != TransactionSet.Scope.THIS_TRANSACTION) {
+        return;
+      }
+    }
+    if (!inTransaction) {
+      nextIsolation = -1;
+      nextAccessMode = -1;
+      transactionAccessMode = -1;
+    }
+  }
+
+  /**
+   * The server began a new session state (COM_CHANGE_USER, COM_RESET_CONNECTION): the escaping
+   * mode is not known, the isolation and access mode are the login's again.
+   */
+  public void sessionReset() {
+    escapingReset();
+    if (followsTransactionSets) {
+      isolation = ProfileRecorder.DEFAULT_ISOLATION;
+      nextIsolation = -1;
+      accessMode = ACCESS_DEFAULT;
+      nextAccessMode = -1;
+      transactionAccessMode = -1;
+      inTransaction = false;
+      transactionSetGuessed = false;
+    }
+  }
+
   // ---- escaping ----------------------------------------------------------------------------
 
   /** How the server reads backslashes on this connection now: the mode to classify its texts in. */
@@ -204,6 +367,9 @@ public final class WireSession {
       escaping = e;
       escapingGuessed = true;
     }
+    if (followsTransactionSets && c.transactionSet() != null) {
+      transactionSet(c.transactionSet());
+    }
   }
 
   /**
@@ -215,6 +381,15 @@ public final class WireSession {
     if (escapingGuessed) {
       escaping = Escaping.UNKNOWN;
       escapingGuessed = false;
+    }
+    if (transactionSetGuessed) {
+      // Refused (1568: characteristics cannot change inside a transaction, or a bad value).
+      isolation = savedIsolation;
+      nextIsolation = savedNextIsolation;
+      accessMode = savedAccessMode;
+      nextAccessMode = savedNextAccessMode;
+      transactionAccessMode = savedTransactionAccessMode;
+      transactionSetGuessed = false;
     }
   }
 
@@ -228,6 +403,7 @@ public final class WireSession {
     if (status >= 0 && (status & Replies.SERVER_MORE_RESULTS_EXISTS) == 0) {
       escaping = Escaping.fromStatus(status);
       escapingGuessed = false;
+      inTransaction = (status & Replies.SERVER_STATUS_IN_TRANS) != 0;
     }
   }
 
@@ -431,7 +607,10 @@ public final class WireSession {
     if (probe != null) {
       recorder.probe(probe, causes == null ? null : causes.current());
     } else if (isolation >= 0 && c.kind().isBusiness()) {
-      recorder.statementUnder(isolation);
+      recorder.statementUnder(isolation());
+    }
+    if (followsTransactionSets) {
+      afterStatement(c);
     }
   }
 

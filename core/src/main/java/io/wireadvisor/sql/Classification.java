@@ -18,6 +18,7 @@ public final class Classification {
   private final boolean dependsOnEscaping;
   private final boolean cutAtUnknownEscaping;
   private final Escaping setsEscaping;
+  private final TransactionSet transactionSet;
 
   Classification(String digest, String digestText, StatementKind kind, List<String> tablesRead,
       List<String> tablesWritten, ProbeKind probe, int sqlLength) {
@@ -32,6 +33,15 @@ public final class Classification {
   Classification(String digest, String digestText, StatementKind kind, List<String> tablesRead,
       List<String> tablesWritten, ProbeKind probe, int sqlLength, boolean lockingRead,
       boolean dependsOnEscaping, boolean cutAtUnknownEscaping, Escaping setsEscaping) {
+    this(digest, digestText, kind, tablesRead, tablesWritten, probe, sqlLength, lockingRead,
+        dependsOnEscaping, cutAtUnknownEscaping, setsEscaping, null);
+  }
+
+  Classification(String digest, String digestText, StatementKind kind, List<String> tablesRead,
+      List<String> tablesWritten, ProbeKind probe, int sqlLength, boolean lockingRead,
+      boolean dependsOnEscaping, boolean cutAtUnknownEscaping, Escaping setsEscaping,
+      TransactionSet transactionSet) {
+    this.transactionSet = transactionSet;
     this.dependsOnEscaping = dependsOnEscaping;
     this.cutAtUnknownEscaping = cutAtUnknownEscaping;
     this.setsEscaping = setsEscaping;
@@ -122,6 +132,15 @@ public final class Classification {
     return setsEscaping;
   }
 
+  /**
+   * How the text changes its connection's isolation or access mode ({@code SET [SESSION]
+   * TRANSACTION ...}, the isolation and read-only variables, {@code START TRANSACTION READ ONLY}),
+   * or null when it changes neither.
+   */
+  public TransactionSet transactionSet() {
+    return transactionSet;
+  }
+
   /** Whether {@link #probe()} is non-null. */
   public boolean isProbe() {
     return probe != null;
@@ -157,12 +176,12 @@ public final class Classification {
     }
     return new Classification(digest, "", kind, java.util.Collections.<String>emptyList(),
         java.util.Collections.<String>emptyList(), probe, sqlLength, lockingRead, dependsOnEscaping,
-        cutAtUnknownEscaping, setsEscaping);
+        cutAtUnknownEscaping, setsEscaping, transactionSet);
   }
 
   /** Estimated heap bytes of this object and the strings it holds (UTF-16, lists included). */
   public long retainedBytes() {
-    long bytes = 48 + stringBytes(digest) + stringBytes(digestText);
+    long bytes = 48 + stringBytes(digest) + stringBytes(digestText) + (transactionSet == null ? 0 : 32);
     for (String t : tablesRead) {
       bytes += 16 + stringBytes(t);
     }

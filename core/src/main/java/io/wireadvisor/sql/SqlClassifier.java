@@ -113,7 +113,8 @@ public final class SqlClassifier {
       return new Classification(DigestBuilder.digest(digestText), cap(digestText), kind,
           first(tables.read), first(tables.written), probe, sqlLength,
           KindDetector.lockingRead(tokens, kind), dependent, cut,
-          change == SqlModeChange.NONE ? null : ESCAPINGS[change & 0xF]);
+          change == SqlModeChange.NONE ? null : ESCAPINGS[change & 0xF],
+          truncated || cut ? null : TransactionSet.of(tokens));
     } catch (RuntimeException | StackOverflowError e) {
       // Never let odd input break the application being observed: keep a crude shape.
       String digestText = fallbackText(text) + (truncated ? " ..." : "");

@@ -228,4 +228,77 @@ class CaptureFormatTest {
     assertThat(text).doesNotContain("Key-w").contains("SET @tenant = 7");
     assertThat(CaptureFormat.read(file).events()).hasSize(sql.length + 1);
   }
+
+  // ---- the driver the capture came from ----------------------------------------------------
+
+  private Capture written(CaptureHeader h, java.util.function.Consumer<CaptureWriter> during, boolean end)
+      throws Exception {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    CaptureWriter w = CaptureWriter.open(out, h, 1 << 20, 60);
+    w.write(CaptureEvent.builder(1, 0, Kind.CONNECT).sql("bank").build());
+    during.accept(w);
+    w.close();
+    String text = out.toString(StandardCharsets.UTF_8);
+    if (!end) { // the writer died before its last line
+      text = text.substring(0, text.lastIndexOf("{\"e\":\"end\""));
+    }
+    return CaptureFormat.read(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), "mem",
+        CaptureFormat.Limits.defaults());
+  }
+
+  @Test
+  void aDriverNamedAfterTheHeaderComesBackInTheHeaderFromTheLastLine() throws Exception {
+    Capture c = written(header(false), w -> {
+      w.driver("MySQL Connector/J", "8.0.33");
+      w.driver("MySQL Connector/J", "8.0.33");
+      w.driver("libmariadb", "3.3.8");
+    }, true);
+    assertThat(c.header().driverName()).isEqualTo("MySQL Connector/J");
+    assertThat(c.header().driverVersion()).isEqualTo("8.0.33");
+    assertThat(c.drivers()).isEqualTo(2);
+  }
+
+  @Test
+  void theHeadersDriverStaysAndACaptureWithoutItsLastLineNamesOnlyWhatTheHeaderSaid() throws Exception {
+    CaptureHeader named = new CaptureHeader("agent", "0.1.0", null, 0, false, Map.of(), null, "9.5.0",
+        "MySQL Connector/J");
+    Capture c = written(named, w -> w.driver("MySQL Connector/J", "8.0.33"), true);
+    assertThat(c.header().driverVersion()).isEqualTo("9.5.0");
+    assertThat(c.drivers()).isEqualTo(2);
+
+    Capture cut = written(header(false), w -> w.driver("MySQL Connector/J", "8.0.33"), false);
+    assertThat(cut.complete()).isFalse();
+    assertThat(cut.header().driverVersion()).isNull();
+  }
+
+  @Test
+  void driversAreBoundedInNumberAndLength() throws Exception {
+    String longName = "x".repeat(10_000);
+    Capture c = written(header(false), w -> {
+      for (int i = 0; i < 1_000; i++) {
+        w.driver(i == 0 ? longName : "client-" + i, "1." + i);
+      }
+    }, true);
+    assertThat(c.header().driverName()).hasSize(CaptureWriter.MAX_DRIVER_CHARS);
+    assertThat(c.drivers()).isEqualTo(CaptureWriter.MAX_DRIVERS);
+  }
+
+  @Test
+  void theLastLineFitsItsReserveWithTheLongestDriverFields() throws Exception {
+    // Every character escaped (\u0001 is six bytes): the last line must still fit the room kept.
+    String worst = "\u0001".repeat(CaptureWriter.MAX_DRIVER_CHARS);
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    long max = 8192;
+    CaptureWriter w = CaptureWriter.open(out, header(false), max, 60);
+    w.driver(worst, worst);
+    int i = 0;
+    while (w.write(CaptureEvent.builder(1, i++, Kind.QUERY).sql("SELECT " + i).build())) {
+      // until the size limit ends it
+    }
+    w.close();
+    assertThat((long) out.size()).isLessThanOrEqualTo(max);
+    Capture c = CaptureFormat.read(new ByteArrayInputStream(out.toByteArray()), "mem", CaptureFormat.Limits.defaults());
+    assertThat(c.endReason()).isEqualTo("size limit");
+    assertThat(c.header().driverName()).isEqualTo(worst);
+  }
 }

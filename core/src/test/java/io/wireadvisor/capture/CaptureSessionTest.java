@@ -287,4 +287,23 @@ class CaptureSessionTest {
     assertThat(events).filteredOn(e -> e.kind() == CaptureEvent.Kind.QUERY).hasSize(KEY_FORMS.length + 1);
     assertThat(events).anySatisfy(e -> assertThat(e.sql()).isEqualTo(fine));
   }
+
+  @Test
+  void aConnectionTellsTheCaptureItsDriverWhenItJoinsOrWhenItIsDescribedLater() throws Exception {
+    control.start(false);
+    CaptureSession early = new CaptureSession(control);
+    early.driver("MySQL Connector/J", "9.5.0"); // named at login (the proxy), joins with its first command
+    CaptureSession late = new CaptureSession(control);
+    byte[] ping = {0x0e};
+    late.complete(late.begin(CommandType.PING, ping, 1, 1, null, System.nanoTime(), false), -1, 0);
+    late.driver("MySQL Connector/J", "8.0.33"); // the agent describes a connection after its first commands
+    early.complete(early.begin(CommandType.PING, ping, 1, 1, null, System.nanoTime(), false), -1, 0);
+    new CaptureSession(control).driver("never joined", "1.0"); // no command in the capture: not named
+    control.run.writer().close();
+    CaptureFormat.Capture c = CaptureFormat.read(new ByteArrayInputStream(control.out.toByteArray()), "mem",
+        CaptureFormat.Limits.defaults());
+    assertThat(c.header().driverName()).isEqualTo("MySQL Connector/J");
+    assertThat(c.header().driverVersion()).isEqualTo("8.0.33");
+    assertThat(c.drivers()).isEqualTo(2);
+  }
 }

@@ -171,4 +171,157 @@ class WireSessionTest {
     assertThat(shape(recorder.snapshot(), "select v from t").count(Via.EXECUTES)).isEqualTo(1);
     assertThat(recorder.snapshot().connections().connections()).isEqualTo(1);
   }
+
+  // ---- isolation and access mode followed from texts (the proxy) --------------------------
+
+  private static final int IN_TRANS = 0x0001;
+  private static final int AUTOCOMMIT = 0x0002;
+
+  /** Sends {@code sql} as a COM_QUERY and completes it with an OK of {@code status}. */
+  private void run(WireSession s, String sql, int status) {
+    ShapeHandle h = recorder.shape(sql);
+    s.sent(h.classification());
+    s.serverStatus(status);
+    s.command(CommandType.QUERY, 10);
+    s.query(h, 10, false);
+  }
+
+  private long under(String isolation) {
+    Long n = recorder.snapshot().statementsByIsolation().get(isolation);
+    return n == null ? 0 : n;
+  }
+
+  @Test
+  void statementsCountUnderTheSessionsLoginDefaultUntilATextSetsTheIsolation() {
+    WireSession s = new WireSession(recorder, budget, null);
+    s.followTransactionSets(false);
+    run(s, "SELECT v FROM t WHERE id = 1", AUTOCOMMIT);
+    run(s, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED", AUTOCOMMIT);
+    run(s, "SELECT v FROM t WHERE id = 2", AUTOCOMMIT);
+    run(s, "UPDATE t SET v = 1 WHERE id = 2", AUTOCOMMIT);
+    run(s, "SET @@session.transaction_isolation = 'SERIALIZABLE'", AUTOCOMMIT);
+    run(s, "SELECT v FROM t WHERE id = 3", AUTOCOMMIT);
+    run(s, "SET transaction_isolation = DEFAULT", AUTOCOMMIT);
+    run(s, "SELECT v FROM t WHERE id = 4", AUTOCOMMIT);
+    assertThat(recorder.snapshot().statementsByIsolation())
+        .containsEntry("default", 2L)
+        .containsEntry("READ-COMMITTED", 2L)
+        .containsEntry("SERIALIZABLE", 1L);
+  }
+
+  @Test
+  void setTransactionWithoutScopeHoldsForTheNextTransactionOnly() {
+    WireSession s = new WireSession(recorder, budget, null);
+    s.followTransactionSets(false);
+    run(s, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ", AUTOCOMMIT);
+    run(s, "SET TRANSACTION ISOLATION LEVEL READ COMMITTED", AUTOCOMMIT);
+    assertThat(s.isolation()).isEqualTo(ProfileRecorder.isolationIndex("READ-COMMITTED"));
+    run(s, "BEGIN", AUTOCOMMIT | IN_TRANS);
+    run(s, "SELECT v FROM t WHERE id = 1", AUTOCOMMIT | IN_TRANS);
+    run(s, "UPDATE t SET v = 2 WHERE id = 1", AUTOCOMMIT | IN_TRANS);
+    run(s, "COMMIT", AUTOCOMMIT);
+    run(s, "SELECT v FROM t WHERE id = 1", AUTOCOMMIT);
+    assertThat(under("READ-COMMITTED")).isEqualTo(2);
+    assertThat(under("REPEATABLE-READ")).isEqualTo(1);
+
+    // In autocommit mode one statement is the transaction.
+    run(s, "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", AUTOCOMMIT);
+    run(s, "SELECT v FROM t WHERE id = 2", AUTOCOMMIT);
+    run(s, "SELECT v FROM t WHERE id = 3", AUTOCOMMIT);
+    assertThat(under("SERIALIZABLE")).isEqualTo(1);
+    assertThat(under("REPEATABLE-READ")).isEqualTo(2);
+  }
+
+  @Test
+  void theUnscopedVariableIsTheNextTransactionsOnMySqlAndTheSessionsElsewhere() {
+    WireSession mysql = new WireSession(recorder, budget, null);
+    mysql.followTransactionSets(true);
+    run(mysql, "SET @@transaction_isolation = 'READ-COMMITTED'", AUTOCOMMIT);
+    run(mysql, "SELECT v FROM t WHERE id = 1", AUTOCOMMIT);
+    assertThat(mysql.isolation()).isEqualTo(ProfileRecorder.DEFAULT_ISOLATION);
+
+    WireSession tidb = new WireSession(recorder, budget, null);
+    tidb.followTransactionSets(false);
+    run(tidb, "SET @@transaction_isolation = 'READ-COMMITTED'", AUTOCOMMIT);
+    run(tidb, "SELECT v FROM t WHERE id = 1", AUTOCOMMIT);
+    assertThat(tidb.isolation()).isEqualTo(ProfileRecorder.isolationIndex("READ-COMMITTED"));
+  }
+
+  @Test
+  void aRefusedSetLeavesTheIsolationAsItWas() {
+    WireSession s = new WireSession(recorder, budget, null);
+    s.followTransactionSets(false);
+    run(s, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED", AUTOCOMMIT);
+    run(s, "BEGIN", AUTOCOMMIT | IN_TRANS);
+    // MySQL: ERROR 1568, characteristics cannot change while a transaction is in progress.
+    ShapeHandle set = recorder.shape("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE");
+    s.sent(set.classification());
+    s.errorReply();
+    s.query(set, 10, true);
+    run(s, "SELECT v FROM t WHERE id = 1", AUTOCOMMIT | IN_TRANS);
+    run(s, "COMMIT", AUTOCOMMIT);
+    assertThat(under("SERIALIZABLE")).isZero();
+    assertThat(under("READ-COMMITTED")).isEqualTo(1);
+  }
+
+  @Test
+  void accessModeFollowsSessionNextAndStartTransaction() {
+    WireSession s = new WireSession(recorder, budget, null);
+    s.followTransactionSets(false);
+    assertThat(s.accessMode()).isEqualTo(WireSession.ACCESS_DEFAULT);
+    run(s, "SET SESSION TRANSACTION READ ONLY", AUTOCOMMIT);
+    assertThat(s.accessMode()).isEqualTo(WireSession.ACCESS_READ_ONLY);
+    run(s, "SET SESSION TRANSACTION READ WRITE", AUTOCOMMIT);
+    run(s, "START TRANSACTION READ ONLY", AUTOCOMMIT | IN_TRANS);
+    assertThat(s.accessMode()).isEqualTo(WireSession.ACCESS_READ_ONLY);
+    run(s, "SELECT v FROM t WHERE id = 1", AUTOCOMMIT | IN_TRANS);
+    assertThat(s.accessMode()).isEqualTo(WireSession.ACCESS_READ_ONLY);
+    run(s, "COMMIT", AUTOCOMMIT);
+    assertThat(s.accessMode()).isEqualTo(WireSession.ACCESS_READ_WRITE);
+    run(s, "SET TRANSACTION READ ONLY", AUTOCOMMIT);
+    assertThat(s.accessMode()).isEqualTo(WireSession.ACCESS_READ_ONLY);
+    run(s, "SELECT v FROM t WHERE id = 2", AUTOCOMMIT);
+    assertThat(s.accessMode()).isEqualTo(WireSession.ACCESS_READ_WRITE);
+    run(s, "SET @@session.transaction_read_only = @x", AUTOCOMMIT);
+    assertThat(s.accessMode()).isEqualTo(WireSession.ACCESS_UNKNOWN);
+  }
+
+  @Test
+  void aNewSessionStateTakesTheLoginDefaultsAgain() {
+    WireSession s = new WireSession(recorder, budget, null);
+    s.followTransactionSets(false);
+    run(s, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED, READ ONLY", AUTOCOMMIT);
+    s.sessionReset(); // COM_RESET_CONNECTION or COM_CHANGE_USER
+    assertThat(s.isolation()).isEqualTo(ProfileRecorder.DEFAULT_ISOLATION);
+    assertThat(s.accessMode()).isEqualTo(WireSession.ACCESS_DEFAULT);
+  }
+
+  @Test
+  void theAgentsSessionIgnoresTransactionTextsAndCountsWhatItIsTold() {
+    WireSession s = new WireSession(recorder, budget, null);
+    s.isolation(ProfileRecorder.isolationIndex("REPEATABLE-READ"));
+    run(s, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED", AUTOCOMMIT);
+    run(s, "SELECT v FROM t WHERE id = 1", AUTOCOMMIT);
+    assertThat(under("REPEATABLE-READ")).isEqualTo(1);
+    assertThat(under("READ-COMMITTED")).isZero();
+  }
+
+  @Test
+  void followingTransactionsHoldsNoMemoryWhateverTheTraffic() {
+    WireSession s = new WireSession(recorder, budget, null);
+    s.followTransactionSets(false);
+    String[] levels = {"READ COMMITTED", "SERIALIZABLE", "REPEATABLE READ", "READ UNCOMMITTED"};
+    for (int i = 0; i < 8; i++) { // four shapes, each paid for once as a shape used
+      run(s, "SET " + (i % 2 == 0 ? "SESSION " : "") + "TRANSACTION ISOLATION LEVEL " + levels[i % 4],
+          AUTOCOMMIT);
+    }
+    long before = s.accountedBytes();
+    assertThat(before).isEqualTo(4 * WireSession.USED_SHAPE_ENTRY_BYTES);
+    for (int i = 0; i < 10_000; i++) {
+      run(s, "SET " + (i % 2 == 0 ? "SESSION " : "") + "TRANSACTION ISOLATION LEVEL " + levels[i % 4],
+          AUTOCOMMIT);
+    }
+    assertThat(s.accountedBytes()).isEqualTo(before);
+    assertThat(budget.used()).isEqualTo(s.accountedBytes());
+  }
 }

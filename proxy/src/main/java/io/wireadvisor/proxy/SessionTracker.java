@@ -268,6 +268,9 @@ final class SessionTracker {
     this.session = new WireSession(recorder, stats.statements, null);
     session.limits(
         ProxyLimits.DEFAULT_STATEMENT_BYTES_PER_CONNECTION, ProxyLimits.DEFAULT_STATEMENT_BYTES_TOTAL);
+    // The proxy sees no JDBC call: isolation and access mode come from the texts (the greeting
+    // tells whether @@transaction_isolation = v is MySQL's next-transaction form).
+    session.followTransactionSets(false);
     this.serverVersionListener = serverVersionListener;
     this.clientScanner = new PacketScanner(new ClientSide(), MAX_HANDSHAKE_PACKET);
     this.serverScanner = new PacketScanner(new ServerSide(), MAX_HANDSHAKE_PACKET);
@@ -569,10 +572,13 @@ final class SessionTracker {
       login.refuseUnlessChallengeResponse(plugin, "the client's HandshakeResponse names it");
       login.exchange(plugin);
     }
-    clientListener.accept(ClientAttributes.parse(head, length, caps));
+    java.util.Map<String, String> attributes = ClientAttributes.parse(head, length, caps);
+    clientListener.accept(attributes);
     clientCapabilities = caps;
     if (capture != null) {
       capture.schema(LoginGuard.handshakeDatabase(head, length, caps));
+      // A capture names the driver its connections run (replay compares it with its own).
+      capture.driver(attributes.get("_client_name"), attributes.get("_client_version"));
     }
     int negotiated = caps & serverCapabilities;
     deprecateEof = (negotiated & Capabilities.CLIENT_DEPRECATE_EOF) != 0;
@@ -724,10 +730,11 @@ final class SessionTracker {
         break;
       case CHANGE_USER:
         clientInAuth = true;
-        session.escapingReset(); // a new session: its mode comes with the next reply
+        // A new session: its mode comes with the next reply, its isolation is the login's.
+        session.sessionReset();
         break;
       case RESET_CONNECTION:
-        session.escapingReset();
+        session.sessionReset();
         break;
       default:
         break;
@@ -868,6 +875,9 @@ final class SessionTracker {
     // The upstream leg only: what the client is offered depends on client TLS alone.
     login.upstreamTls = upstreamMode != UpstreamTls.Mode.OFF && serverOffersTls;
     login.serverIsTiDB = version.contains("TiDB");
+    // MySQL applies SET @@transaction_isolation = v to the next transaction only (its manual); TiDB
+    // to the session (measured on v8.4); MariaDB is taken as the session's (not measured).
+    session.followTransactionSets(!version.contains("TiDB") && !version.contains("MariaDB"));
     caps &=
         ~(Capabilities.CLIENT_SSL
             | Capabilities.CLIENT_COMPRESS

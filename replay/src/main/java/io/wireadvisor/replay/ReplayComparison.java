@@ -162,7 +162,7 @@ public final class ReplayComparison {
       throw new IllegalArgumentException("--rounds must be at least 1, was " + rounds);
     }
     Replayer.checkTarget(capture, target, options);
-    String driverLine = options.driverOrBundled().describe(ReplayDriver.capturedVersion(capture));
+    String driverLine = options.driverOrBundled().describe(capture);
     log.accept(driverLine);
     ReplayConfig current = ReplayConfig.current(capture);
     Map<String, ReplayConfig> resolved = new LinkedHashMap<>();

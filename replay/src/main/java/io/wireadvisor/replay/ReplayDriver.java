@@ -116,7 +116,7 @@ public final class ReplayDriver {
    */
   public static String capturedVersion(io.wireadvisor.capture.CaptureFormat.Capture capture) {
     if (capture.header().driverVersion() != null) {
-      return capture.header().driverVersion();
+      return isConnectorJ(capture.header().driverName()) ? capture.header().driverVersion() : null;
     }
     int n = 0;
     for (io.wireadvisor.capture.CaptureEvent e : capture.events()) {
@@ -131,6 +131,63 @@ public final class ReplayDriver {
       }
     }
     return null;
+  }
+
+  /**
+   * Whether a driver name (the header's: the agent's, or a client's {@code _client_name} through the
+   * proxy) is Connector/J; null (not named) is taken as Connector/J, replay's own driver.
+   */
+  static boolean isConnectorJ(String name) {
+    if (name == null) {
+      return true;
+    }
+    String n = name.toLowerCase(java.util.Locale.ROOT);
+    return n.contains("connector/j") || n.contains("connector java") || n.contains("connector-j");
+  }
+
+  /**
+   * Where to find Connector/J {@code version}'s jar in a Maven repository: {@code
+   * com.mysql:mysql-connector-j} from 8.0.31 on, {@code mysql:mysql-connector-java} before.
+   */
+  static String mavenPath(String version) {
+    boolean renamed;
+    try {
+      String[] p = version.split("\\.");
+      int major = Integer.parseInt(p[0]);
+      int minor = p.length > 1 ? Integer.parseInt(p[1]) : 0;
+      int patch = p.length > 2 ? Integer.parseInt(p[2].replaceAll("[^0-9].*", "")) : 0;
+      renamed = major > 8 || (major == 8 && (minor > 0 || patch >= 31));
+    } catch (RuntimeException e) {
+      renamed = true;
+    }
+    return renamed
+        ? "~/.m2/repository/com/mysql/mysql-connector-j/" + version + "/mysql-connector-j-" + version + ".jar"
+        : "~/.m2/repository/mysql/mysql-connector-java/" + version + "/mysql-connector-java-" + version + ".jar";
+  }
+
+  /**
+   * One line for the report: which driver replay ran, and how it stands to the driver the capture
+   * names (its header or last line: the agent's Connector/J, the proxy's first client), with the
+   * jar to give {@code --driver} when the versions differ, and a word when the application's client
+   * was no Connector/J at all.
+   */
+  public String describe(io.wireadvisor.capture.CaptureFormat.Capture capture) {
+    io.wireadvisor.capture.CaptureHeader h = capture.header();
+    String many = capture.drivers() > 1
+        ? " (the capture's connections named " + capture.drivers() + (capture.drivers() >= 8 ? " or more" : "")
+            + " drivers; the first is shown)"
+        : "";
+    if (h.driverVersion() != null && !isConnectorJ(h.driverName())) {
+      String ran = "Connector/J " + version + " (" + ("bundled".equals(origin) ? "bundled" : "--driver " + origin) + ")";
+      return "driver: " + ran + "; the capture came from " + h.driverName() + " " + h.driverVersion()
+          + ": replay drives Connector/J, so its wire counts are Connector/J's, not that client's" + many;
+    }
+    String captured = capturedVersion(capture);
+    String line = describe(captured);
+    if (captured != null && !captured.equals(version)) {
+      line += ", e.g. --driver " + mavenPath(captured);
+    }
+    return line + many;
   }
 
   /** One line for the report: which driver replay ran, and how it stands to the capture's. */

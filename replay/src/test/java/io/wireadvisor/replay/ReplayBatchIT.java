@@ -107,6 +107,10 @@ class ReplayBatchIT {
     assertThat(capture.header().upstream()).isEqualTo(server.host() + ":" + server.port());
     assertThat(ReplayDriver.capturedVersion(capture)).as("the application's driver, as its connect query names it")
         .isEqualTo(driver.version());
+    // The proxy names it in the capture from the clients' connection attributes (_client_version).
+    assertThat(capture.header().driverName()).isEqualTo("MySQL Connector/J");
+    assertThat(capture.header().driverVersion()).isEqualTo(driver.version());
+    assertThat(capture.drivers()).isEqualTo(1);
     long batches = (long) THREADS * TRANSACTIONS;
     Map<CommandType, Long> captured = ReplayComparison.capturedCommands(capture);
     assertThat(captured.get(CommandType.SET_OPTION)).as("on and off around each rewritten batch").isEqualTo(2 * batches);
@@ -167,9 +171,10 @@ class ReplayBatchIT {
         .contains("the version the capture names")
         .containsPattern("COM_SET_OPTION +" + 2 * batches + " +" + 2 * batches);
     if (jar != null) {
-      assertThat(ReplayDriver.bundled().describe(ReplayDriver.capturedVersion(capture)))
-          .as("without --driver, replay says it runs another version than the application")
-          .contains("the capture names " + driver.version() + ": replay runs another version");
+      assertThat(ReplayDriver.bundled().describe(capture))
+          .as("without --driver, replay says it runs another version than the application, and which jar to give")
+          .contains("the capture names " + driver.version() + ": replay runs another version")
+          .contains("--driver ~/.m2/repository/com/mysql/mysql-connector-j/" + driver.version() + "/");
     }
 
     // 3. Into the database the capture came from: refused, with the reason.

@@ -48,6 +48,11 @@ class AgentCaptureIT {
     assertThat(text).doesNotContain("CaptureSecret-77");
     CaptureFormat.Capture capture = CaptureFormat.read(file);
     assertThat(capture.header().collector()).isEqualTo("agent");
+    // The agent names the Connector/J it instruments (written in the last line: the capture began
+    // before the first connection was described).
+    assertThat(capture.header().driverName()).isEqualTo("MySQL Connector/J");
+    assertThat(capture.header().driverVersion()).isEqualTo(AgentFork.newestDriver());
+    assertThat(capture.drivers()).isEqualTo(1);
     assertThat(capture.complete()).isTrue();
     assertThat(capture.byConnection()).hasSize(2);
     List<CaptureEvent> events = capture.events();
