@@ -24,6 +24,7 @@ public final class Analysis {
   private final List<ErrorLine> errors;
   private final long errorTotal;
   private final boolean errorsOnFirstScreen;
+  private List<ClientGroup> groups = Collections.emptyList();
 
   public Analysis(ProfileSummary profile, String server, List<Recommendation> recommendations) {
     this(
@@ -74,6 +75,23 @@ public final class Analysis {
     this.topStatements = Collections.unmodifiableList(new ArrayList<>(topStatements));
     this.withheld = Collections.unmodifiableList(new ArrayList<>(withheld));
     this.commandLatency = Collections.unmodifiableMap(new LinkedHashMap<>(commandLatency));
+  }
+
+  /** This analysis with the profile's traffic judged per client too ({@link ClientGroup#of}). */
+  Analysis withGroups(List<ClientGroup> groups) {
+    Analysis a =
+        new Analysis(profile, server, recommendations, outlook, topStatements, withheld,
+            commandLatency, errors, errorTotal, errorsOnFirstScreen);
+    a.groups = Collections.unmodifiableList(new ArrayList<>(groups));
+    return a;
+  }
+
+  /**
+   * The traffic of each client judged apart, when it came from more than one client kind and the
+   * profile tells them apart; empty otherwise. Reports group recommendations by these.
+   */
+  public List<ClientGroup> groups() {
+    return groups;
   }
 
   public ProfileSummary profile() {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Change;
+import io.wireadvisor.advisor.ClientGroup;
 import io.wireadvisor.advisor.Comparison;
 import io.wireadvisor.advisor.Regression;
 import io.wireadvisor.advisor.Expectation;
@@ -211,6 +212,21 @@ public final class AnalysisJson {
     strings(all.putArray("sql"), c.sql);
     strings(all.putArray("notes"), c.notes);
     clients(all, c.clients);
+    if (!a.groups().isEmpty()) {
+      ArrayNode groups = root.putArray("byClient");
+      for (ClientGroup g : a.groups()) {
+        ObjectNode o = groups.addObject();
+        o.put("client", g.label());
+        o.put("kind", g.kind().name());
+        o.put("wireCommands", g.wireCommands());
+        number(o, "share", g.share());
+        ObjectNode part = tree(g.analysis());
+        part.remove("schema");
+        part.remove("schemaVersion");
+        part.remove("server");
+        o.set("analysis", part);
+      }
+    }
     return root;
   }
 

@@ -2,6 +2,7 @@ package io.wireadvisor.report;
 
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Change;
+import io.wireadvisor.advisor.ClientGroup;
 import io.wireadvisor.advisor.Comparison;
 import io.wireadvisor.advisor.Regression;
 import io.wireadvisor.advisor.Expectation;
@@ -283,10 +284,28 @@ final class HtmlReport {
   }
 
   private static void changes(StringBuilder sb, Analysis a) {
+    if (!a.groups().isEmpty()) {
+      sb.append("<section id=\"changes\"><h2>All changes together, by client</h2>\n");
+      for (ClientGroup g : a.groups()) {
+        sb.append("<h3>").append(esc(g.label())).append("</h3>\n");
+        changeBlocks(sb, CopyReady.of(g.analysis()));
+      }
+      sb.append("</section>\n");
+      return;
+    }
     CopyReady c = CopyReady.of(a);
     sb.append("<section id=\"changes\"><h2>All changes together</h2>\n");
     if (c.isEmpty()) {
       sb.append("<p>None.</p></section>\n");
+      return;
+    }
+    changeBlocks(sb, c);
+    sb.append("</section>\n");
+  }
+
+  private static void changeBlocks(StringBuilder sb, CopyReady c) {
+    if (c.isEmpty()) {
+      sb.append("<p>None.</p>\n");
       return;
     }
     clients(sb, c.clients);
@@ -298,7 +317,6 @@ final class HtmlReport {
     for (String n : c.notes) {
       sb.append("<p>Note: ").append(esc(n)).append("</p>\n");
     }
-    sb.append("</section>\n");
   }
 
   private static void block(StringBuilder sb, String title, List<String> lines) {
@@ -313,11 +331,31 @@ final class HtmlReport {
   }
 
   private static void recommendations(StringBuilder sb, Analysis a) {
+    if (!a.groups().isEmpty()) {
+      sb.append("<section id=\"recommendations\"><h2>Recommendations by client, most time saved"
+          + " first</h2>\n");
+      for (ClientGroup g : a.groups()) {
+        sb.append("<div class=\"client\"><h3>Client: ").append(esc(Reports.groupLine(g)))
+            .append("</h3>\n");
+        if (g.analysis().isEmpty()) {
+          sb.append("<p>Nothing to do for this client.</p>\n");
+        }
+        recommendationList(sb, g.analysis().recommendations());
+        sb.append("</div>\n");
+      }
+      sb.append("</section>\n");
+      return;
+    }
     sb.append("<section id=\"recommendations\"><h2>Recommendations, most time saved first</h2>\n");
     if (a.isEmpty()) {
       sb.append("<p><b>Nothing to do</b>: no rule found a change to recommend.</p>\n");
     }
-    for (Recommendation r : a.recommendations()) {
+    recommendationList(sb, a.recommendations());
+    sb.append("</section>\n");
+  }
+
+  private static void recommendationList(StringBuilder sb, List<Recommendation> recommendations) {
+    for (Recommendation r : recommendations) {
       sb.append("<div class=\"rec\" id=\"").append(esc(r.id())).append("\"><h3>")
           .append(esc(r.title())).append("</h3><p><code>").append(esc(r.id()))
           .append("</code> &middot; <span class=\"").append(r.severity()).append("\">")
@@ -373,7 +411,6 @@ final class HtmlReport {
       }
       sb.append("</ul></div>\n");
     }
-    sb.append("</section>\n");
   }
 
   private static void withheld(StringBuilder sb, Analysis a) {

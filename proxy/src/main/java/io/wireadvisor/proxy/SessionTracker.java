@@ -106,7 +106,8 @@ final class SessionTracker {
   private final WireSession session;
   private final Consumer<String> serverVersionListener;
   /** Told the client's kept connection attributes ({@link ClientAttributes}) at its login. */
-  private Consumer<java.util.Map<String, String>> clientListener = attributes -> {};
+  private java.util.function.Function<java.util.Map<String, String>, String> clientListener =
+      attributes -> null;
   private final ProxyStats stats;
 
   private Phase phase = Phase.GREETING;
@@ -317,7 +318,7 @@ final class SessionTracker {
   }
 
   /** Tells {@code listener} the connection attributes each login names (bounded, see there). */
-  void clientListener(Consumer<java.util.Map<String, String>> listener) {
+  void clientListener(java.util.function.Function<java.util.Map<String, String>, String> listener) {
     this.clientListener = listener;
   }
 
@@ -377,7 +378,7 @@ final class SessionTracker {
       Pending p = ring[ringHead];
       session.command(p.type, -1);
       if (p.shape != null) {
-        p.shape.record(p.via);
+        session.recordUnanswered(p.shape, p.via);
       }
       pop();
     }
@@ -557,7 +558,7 @@ final class SessionTracker {
       login.refuseUnlessChallengeResponse(plugin, "the client's HandshakeResponse names it");
       login.exchange(plugin);
     }
-    clientListener.accept(ClientAttributes.parse(head, length, caps));
+    session.client(clientListener.apply(ClientAttributes.parse(head, length, caps)));
     clientCapabilities = caps;
     if (capture != null) {
       capture.schema(LoginGuard.handshakeDatabase(head, length, caps));
