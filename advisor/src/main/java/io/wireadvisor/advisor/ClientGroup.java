@@ -46,6 +46,30 @@ public final class ClientGroup {
     }
     List<ClientGroup> groups = new ArrayList<>();
     long total = profile.totalCommands();
+    for (java.util.Map.Entry<ClientKind, TrafficProfile> e : parts(profile).entrySet()) {
+      TrafficProfile part = e.getValue();
+      groups.add(
+          new ClientGroup(e.getKey(), clients.label(e.getKey()), part.totalCommands(), total, part,
+              Advisor.analyzeOne(part, server)));
+    }
+    return groups.size() < 2 ? Collections.<ClientGroup>emptyList() : groups;
+  }
+
+  /**
+   * Each client kind's part of {@code profile}, in the order of its sources: the whole profile for
+   * its one kind, the parts ({@link TrafficProfile#part}) when it tells more than one apart; empty
+   * when it names more than one kind but does not tell them apart.
+   */
+  public static java.util.Map<ClientKind, TrafficProfile> parts(TrafficProfile profile) {
+    java.util.Map<ClientKind, TrafficProfile> out = new java.util.LinkedHashMap<>();
+    Clients clients = Clients.of(profile);
+    if (clients.kinds().size() <= 1) {
+      out.put(clients.kinds().isEmpty() ? ClientKind.CONNECTOR_J : clients.kinds().get(0), profile);
+      return out;
+    }
+    if (!profile.attributed()) {
+      return out;
+    }
     for (ClientKind kind : clients.kinds()) {
       List<Source> sources = new ArrayList<>();
       Set<String> keys = new LinkedHashSet<>();
@@ -56,7 +80,6 @@ public final class ClientGroup {
         }
       }
       if (kind == ClientKind.UNKNOWN) {
-        // Keys no source names (folded past a bound) are clients not known here either.
         for (String key : profile.commandsByClient().keySet()) {
           if (!named(profile, key)) {
             keys.add(key);
@@ -64,14 +87,11 @@ public final class ClientGroup {
         }
       }
       TrafficProfile part = profile.part(sources, keys);
-      if (part.totalCommands() == 0) {
-        continue;
+      if (part.totalCommands() > 0) {
+        out.put(kind, part);
       }
-      groups.add(
-          new ClientGroup(kind, clients.label(kind), part.totalCommands(), total, part,
-              Advisor.analyzeOne(part, server)));
     }
-    return groups.size() < 2 ? Collections.<ClientGroup>emptyList() : groups;
+    return out;
   }
 
   private static boolean named(TrafficProfile profile, String key) {

@@ -70,6 +70,22 @@ public final class AnalysisJson {
       }
     }
     root.put("passed", c.passed());
+    if (!c.clients().isEmpty()) {
+      ArrayNode clients = root.putArray("byClient");
+      for (Comparison.ClientDiff d : c.clients()) {
+        ObjectNode o = clients.addObject();
+        o.put("client", d.label());
+        o.put("kind", d.kind().name());
+        if (d.comparison() == null) {
+          o.put("onlyIn", d.onlyIn());
+        } else {
+          o.put("allMet", d.comparison().allMet());
+          o.put("passed", d.comparison().passed());
+          o.put("outcomes", d.comparison().items().size());
+          o.put("regressions", d.comparison().regressions().size());
+        }
+      }
+    }
     return write(root);
   }
 
@@ -159,7 +175,9 @@ public final class AnalysisJson {
       number(o, "seconds", t.seconds());
       number(o, "share", t.share());
       o.put("maxSqlLength", t.maxSqlLength());
-      o.put("sqlLimit", t.sqlLimit());
+      if (t.hasSqlLimit()) {
+        o.put("sqlLimit", t.sqlLimit());
+      }
       o.put("aboveSqlLimit", t.aboveSqlLimit());
       if (t.server() != null) {
         ObjectNode sv = o.putObject("server");

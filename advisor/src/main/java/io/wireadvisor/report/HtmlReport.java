@@ -165,6 +165,13 @@ final class HtmlReport {
       }
       sb.append("</ul>\n");
     }
+    for (Comparison.ClientDiff d : c.clients()) {
+      sb.append("<p><b>Client ").append(esc(d.label())).append(":</b> ")
+          .append(d.comparison() == null
+              ? "in the " + d.onlyIn() + " profile only: nothing of it to compare with."
+              : d.comparison().passed() ? "passed." : "<b>not passed</b>.")
+          .append("</p>\n");
+    }
     sb.append("<p>").append(c.allMet()
         ? "Every measurable expectation is met." : "<b>Some expectations are not met.</b>")
         .append(c.regressions().isEmpty() ? "" : " <b>The whole regressed.</b>").append("</p></section>\n");
@@ -225,14 +232,16 @@ final class HtmlReport {
         new String[] {timed ? "seconds waited" : "wire commands"},
         new double[][] {values}, new String[] {AFTER_COLOR}, timed ? "%.2f s" : "%,.0f"));
     sb.append("<div class=\"table-wrap\"><table><tr><th>#</th><th>share</th><th>time</th><th>executions</th>")
-        .append("<th>wire pattern</th><th>length / limit</th><th>statement</th></tr>\n");
+        .append("<th>wire pattern</th><th>")
+        .append(Reports.sqlLimits(a) ? "length / limit" : "length").append("</th><th>statement</th></tr>\n");
     int i = 1;
     for (StatementTime t : a.topStatements()) {
       sb.append("<tr><td class=\"num\">").append(i++).append("</td><td class=\"num\">")
           .append(esc(Fmt.percent(t.share()))).append("</td><td class=\"num\">")
           .append(String.format(Locale.ROOT, "%.2f s", t.seconds())).append("</td><td class=\"num\">")
           .append(esc(Fmt.count(t.executions()))).append("</td><td>").append(esc(Reports.pattern(t)))
-          .append("</td><td class=\"num\">").append(t.maxSqlLength()).append(" / ").append(t.sqlLimit())
+          .append("</td><td class=\"num\">").append(t.maxSqlLength())
+          .append(t.hasSqlLimit() ? " / " + t.sqlLimit() : "")
           .append(t.aboveSqlLimit() ? " <b>never cached</b>" : "").append("</td><td class=\"sql\">")
           .append(esc(t.text()));
       if (t.tidbDigest() != null) {

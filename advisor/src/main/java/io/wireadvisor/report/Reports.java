@@ -120,14 +120,15 @@ public final class Reports {
     }
     if (!a.topStatements().isEmpty()) {
       sb.append("\n## Top statements by time\n\n")
-          .append("| # | share | time (s) | executions | wire pattern | length / limit | statement |\n")
+          .append("| # | share | time (s) | executions | wire pattern | ")
+          .append(sqlLimits(a) ? "length / limit" : "length").append(" | statement |\n")
           .append("|---|---|---|---|---|---|---|\n");
       int i = 1;
       for (StatementTime t : a.topStatements()) {
         sb.append("| ").append(i++).append(" | ").append(Fmt.percent(t.share())).append(" | ")
             .append(String.format(Locale.ROOT, "%.2f", t.seconds())).append(" | ")
             .append(Fmt.count(t.executions())).append(" | ").append(pattern(t)).append(" | ")
-            .append(t.maxSqlLength()).append(" / ").append(t.sqlLimit())
+            .append(t.maxSqlLength()).append(t.hasSqlLimit() ? " / " + t.sqlLimit() : "")
             .append(t.aboveSqlLimit() ? " (never cached)" : "").append(" | `")
             .append(t.text().replace("|", "\\|").replace("`", "'")).append("`")
             .append(t.tidbDigest() == null ? "" : " (TiDB digest " + t.tidbDigest() + ")")
@@ -193,6 +194,16 @@ public final class Reports {
         sb.append("- Expect: ").append(e.description()).append('\n');
       }
     }
+  }
+
+  /** True when Connector/J's statement-cache limit applies to some top statement. */
+  static boolean sqlLimits(Analysis a) {
+    for (StatementTime t : a.topStatements()) {
+      if (t.hasSqlLimit()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Round trips now and after, time saved, server and window, the top three changes. */
@@ -350,13 +361,18 @@ public final class Reports {
       return;
     }
     sb.append("\nTop statements by time\n----------------------\n");
+    boolean limits = false;
+    for (StatementTime t : a.topStatements()) {
+      limits |= t.hasSqlLimit();
+    }
     sb.append(String.format(Locale.ROOT, "%3s %7s %9s %11s  %-34s %s%n", "#", "share", "time s",
-        "executions", "wire pattern", "length/limit"));
+        "executions", "wire pattern", limits ? "length/limit" : "length"));
     int i = 1;
     for (StatementTime t : a.topStatements()) {
-      sb.append(String.format(Locale.ROOT, "%3d %7s %9.2f %11s  %-34s %d/%d%s%n", i++,
+      sb.append(String.format(Locale.ROOT, "%3d %7s %9.2f %11s  %-34s %s%s%n", i++,
           Fmt.percent(t.share()), t.seconds(), Fmt.count(t.executions()), pattern(t),
-          t.maxSqlLength(), t.sqlLimit(), t.aboveSqlLimit() ? " never cached" : ""));
+          t.maxSqlLength() + (t.hasSqlLimit() ? "/" + t.sqlLimit() : ""),
+          t.aboveSqlLimit() ? " never cached" : ""));
       wrap(sb, "      " + t.text(), "      ");
       if (t.tidbDigest() != null) {
         sb.append("      TiDB digest ").append(t.tidbDigest()).append('\n');
@@ -418,6 +434,23 @@ public final class Reports {
 
   /** Plain text of a comparison. */
   public static String text(Comparison c) {
+    if (!c.clients().isEmpty()) {
+      StringBuilder sb = new StringBuilder("Compared client by client (each client's part of the"
+          + " before profile with its part of the after profile).\n");
+      for (Comparison.ClientDiff d : c.clients()) {
+        sb.append("\nClient: ").append(d.label()).append('\n');
+        if (d.comparison() == null) {
+          wrap(sb, "  In the " + d.onlyIn() + " profile only: nothing of it to compare with.", "  ");
+          continue;
+        }
+        for (String line : text(d.comparison()).split("\n")) {
+          sb.append(line.isEmpty() ? "" : "  " + line).append('\n');
+        }
+      }
+      sb.append(c.allMet() ? "\nEvery measurable expectation is met" : "\nSome expectations are not met")
+          .append(c.regressions().isEmpty() ? ".\n" : ", but some client's traffic regressed (above).\n");
+      return sb.toString();
+    }
     StringBuilder sb = new StringBuilder("Before: ");
     line(sb, c.before().profile());
     sb.append("After:  ");

@@ -100,6 +100,72 @@ class ClientGroupTest {
   }
 
   @Test
+  void connectorJsSqlLimitIsShownForJdbcShapesOnly() {
+    TrafficProfile jdbc = attributed(BankLikeProfiles.scenario(1), "MySQL Connector/J", null);
+    TrafficProfile py = attributed(BankLikeProfiles.scenario(1), "pymysql", null);
+    Analysis pa = Advisor.analyze(py, null);
+    assertThat(pa.topStatements()).isNotEmpty()
+        .allMatch(t -> !t.hasSqlLimit() && !t.aboveSqlLimit());
+    assertThat(Reports.text(pa)).doesNotContain("length/limit").doesNotContain("/256");
+    assertThat(Reports.markdown(pa)).doesNotContain("length / limit").doesNotContain("/ 256");
+    assertThat(Reports.html(pa)).doesNotContain("length / limit");
+    assertThat(Reports.json(pa)).doesNotContain("sqlLimit");
+    Analysis ja = Advisor.analyze(jdbc, null);
+    assertThat(ja.topStatements()).allMatch(t -> t.sqlLimit() == 256);
+    assertThat(Reports.text(ja)).contains("length/limit");
+    // Mixed: the whole table marks the limit on the shapes a JDBC client sent.
+    Analysis mixed = Advisor.analyze(
+        attributed(BankLikeProfiles.scenario(1), "MySQL Connector/J", null)
+            .merge(attributed(BankLikeProfiles.scenario(2), "pymysql", null)), null);
+    for (ClientGroup g : mixed.groups()) {
+      assertThat(g.analysis().topStatements())
+          .allMatch(t -> t.hasSqlLimit() == g.kind().jdbc());
+    }
+  }
+
+  @Test
+  void diffComparesEachClientWithItself() {
+    TrafficProfile before = attributed(BankLikeProfiles.scenario(1), "MySQL Connector/J", null)
+        .merge(attributed(BankLikeProfiles.scenario(1), "pymysql", null));
+    // The JDBC application took its advice; the Python one could not (no server-side prepares).
+    TrafficProfile after = attributed(BankLikeProfiles.scenario(5), "MySQL Connector/J", null)
+        .merge(attributed(BankLikeProfiles.scenario(1), "pymysql", null));
+    Comparison c = Comparison.of(before, after, null);
+    assertThat(c.clients()).extracting(Comparison.ClientDiff::kind)
+        .containsExactlyInAnyOrder(ClientKind.CONNECTOR_J, ClientKind.PYMYSQL);
+    Comparison.ClientDiff j = c.clients().stream()
+        .filter(d -> d.kind() == ClientKind.CONNECTOR_J).findFirst().orElseThrow();
+    Comparison.ClientDiff p = c.clients().stream()
+        .filter(d -> d.kind() == ClientKind.PYMYSQL).findFirst().orElseThrow();
+    // The JDBC expectations are checked on the JDBC traffic alone: met; compared whole, the
+    // Python client's unchanged text statements would have been counted against them.
+    assertThat(j.comparison().items()).isNotEmpty();
+    assertThat(j.comparison().allMet()).isTrue();
+    Comparison whole = Comparison.of(
+        ClientSpeechTest.proxied(BankLikeProfiles.scenario(1), "MySQL Connector/J", null)
+            .merge(ClientSpeechTest.proxied(BankLikeProfiles.scenario(1), "pymysql", null)),
+        ClientSpeechTest.proxied(BankLikeProfiles.scenario(5), "MySQL Connector/J", null)
+            .merge(ClientSpeechTest.proxied(BankLikeProfiles.scenario(1), "pymysql", null)), null);
+    assertThat(whole.clients()).isEmpty();
+    assertThat(whole.allMet()).isFalse();
+    // Unchanged Python traffic: its own expectations are not met, and say so under its name.
+    assertThat(p.comparison().allMet()).isFalse();
+    assertThat(c.items()).hasSize(j.comparison().items().size() + p.comparison().items().size());
+    String text = Reports.text(c);
+    assertThat(text).contains("Client: MySQL Connector/J", "Client: PyMySQL (pymysql 1.2.4)");
+    assertThat(Reports.json(c.before())).isNotEmpty();
+
+    // A client in one profile only is named, not compared.
+    Comparison gone = Comparison.of(before,
+        attributed(BankLikeProfiles.scenario(5), "MySQL Connector/J", null), null);
+    Comparison.ClientDiff py = gone.clients().stream()
+        .filter(d -> d.kind() == ClientKind.PYMYSQL).findFirst().orElseThrow();
+    assertThat(py.comparison()).isNull();
+    assertThat(py.onlyIn()).isEqualTo("before");
+    assertThat(Reports.text(gone)).contains("In the before profile only");
+  }
+
+  @Test
   void oneClientChangesNothingVisibly() {
     TrafficProfile py = attributed(BankLikeProfiles.scenario(1), "pymysql", null);
     Analysis a = Advisor.analyze(py, null);

@@ -109,6 +109,8 @@ final class SessionTracker {
   private java.util.function.Function<java.util.Map<String, String>, String> clientListener =
       attributes -> null;
   private final ProxyStats stats;
+  /** The attributes of a client that sent no name, until its first command; else null. */
+  private java.util.Map<String, String> unnamed;
 
   private Phase phase = Phase.GREETING;
   private int serverCapabilities;
@@ -317,6 +319,30 @@ final class SessionTracker {
     return b;
   }
 
+  /**
+   * Registers the client of a login that named none, at its first command ({@code head} that
+   * command's first bytes when it is a COM_QUERY, else null): Connector/J without connection
+   * attributes by its connect-time comment ({@link ClientAttributes#fromFirstQuery}), any other
+   * as a client without a name.
+   */
+  private void nameUnnamed(byte[] head, int headLength) {
+    java.util.Map<String, String> attributes = unnamed;
+    unnamed = null;
+    if (head != null) {
+      int offset = QueryAttributes.sqlOffset(head, headLength, queryAttributes);
+      if (offset > 0) {
+        java.util.Map<String, String> named = ClientAttributes.fromFirstQuery(
+            QueryPacket.sql(head, offset, Math.min(headLength, offset + ClientAttributes.COMMENT_CHARS)));
+        if (named != null) {
+          java.util.Map<String, String> all = new java.util.TreeMap<>(attributes);
+          all.putAll(named);
+          attributes = all;
+        }
+      }
+    }
+    session.client(clientListener.apply(attributes));
+  }
+
   /** Tells {@code listener} the connection attributes each login names (bounded, see there). */
   void clientListener(java.util.function.Function<java.util.Map<String, String>, String> listener) {
     this.clientListener = listener;
@@ -372,6 +398,9 @@ final class SessionTracker {
   void close() {
     if (phase == Phase.CLOSED) {
       return;
+    }
+    if (unnamed != null) {
+      nameUnnamed(null, 0);
     }
     phase = Phase.CLOSED;
     while (ringSize > 0) {
@@ -558,7 +587,12 @@ final class SessionTracker {
       login.refuseUnlessChallengeResponse(plugin, "the client's HandshakeResponse names it");
       login.exchange(plugin);
     }
-    session.client(clientListener.apply(ClientAttributes.parse(head, length, caps)));
+    java.util.Map<String, String> attributes = ClientAttributes.parse(head, length, caps);
+    if (attributes.containsKey("_client_name")) {
+      session.client(clientListener.apply(attributes));
+    } else {
+      unnamed = attributes; // named at the first command: Connector/J may name itself there
+    }
     clientCapabilities = caps;
     if (capture != null) {
       capture.schema(LoginGuard.handshakeDatabase(head, length, caps));
@@ -677,6 +711,9 @@ final class SessionTracker {
       String plugin = login.changeUserPlugin(clientCapabilities, head, Math.min(length, headLength), length);
       login.refuseUnlessChallengeResponse(plugin, "the client's COM_CHANGE_USER names it");
       login.exchange(plugin);
+    }
+    if (unnamed != null) {
+      nameUnnamed(type == CommandType.QUERY ? head : null, headLength);
     }
     Pending p = push(type, seq);
     // The server reads this command's text in the mode the connection is in now.
