@@ -50,13 +50,17 @@ public final class Reports {
         }
         recommendationsText(sb, g.analysis().recommendations());
         allChanges(sb, g.analysis(), "\n  All changes together, for this client:\n", "    ", "");
+        if (!g.analysis().withheld().isEmpty()) {
+          sb.append("\n  Withheld for this client:\n");
+          withheldText(sb, g.analysis(), null, "    - ");
+        }
       }
     } else if (!a.isEmpty()) {
       sb.append("\nRecommendations, most time saved first\n--------------------------------------\n");
       recommendationsText(sb, a.recommendations());
     }
-    withheldText(sb, a, "", "  - ");
     if (a.groups().isEmpty()) {
+      withheldText(sb, a, "", "  - ");
       allChanges(sb, a, "\nAll changes together\n--------------------\n", "  ", "");
     }
     sb.append("\nProfile\n-------\n");
@@ -155,11 +159,15 @@ public final class Reports {
         }
         recommendationsMarkdown(sb, g.analysis().recommendations(), "###");
         allChanges(sb, g.analysis(), "\n### All changes together, for this client\n\n", "", "```\n");
+        if (!g.analysis().withheld().isEmpty()) {
+          sb.append("\n### Withheld for this client\n\n");
+          withheldText(sb, g.analysis(), null, "- ");
+        }
       }
     } else {
       recommendationsMarkdown(sb, a.recommendations(), "##");
     }
-    if (!a.withheld().isEmpty()) {
+    if (!a.withheld().isEmpty() && a.groups().isEmpty()) {
       sb.append("\n## Withheld (not enough traffic, or not for this driver or workload)\n\n");
       withheldText(sb, a, null, "- ");
     }
