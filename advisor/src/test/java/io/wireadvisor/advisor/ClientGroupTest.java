@@ -124,7 +124,7 @@ class ClientGroupTest {
   }
 
   @Test
-  void diffComparesEachClientWithItself() {
+  void diffComparesEachClientWithItself() throws Exception {
     TrafficProfile before = attributed(BankLikeProfiles.scenario(1), "MySQL Connector/J", null)
         .merge(attributed(BankLikeProfiles.scenario(1), "pymysql", null));
     // The JDBC application took its advice; the Python one could not (no server-side prepares).
@@ -152,6 +152,9 @@ class ClientGroupTest {
     assertThat(p.comparison().allMet()).isFalse();
     assertThat(c.items()).hasSize(j.comparison().items().size() + p.comparison().items().size());
     String text = Reports.text(c);
+    java.nio.file.Files.writeString(java.nio.file.Path.of("target", "client-diff.txt"),
+        text + "\n----\n" + Reports.text(Comparison.of(before,
+            attributed(BankLikeProfiles.scenario(5), "MySQL Connector/J", null), null)));
     assertThat(text).contains("Client: MySQL Connector/J", "Client: PyMySQL (pymysql 1.2.4)");
     assertThat(Reports.json(c.before())).isNotEmpty();
 
