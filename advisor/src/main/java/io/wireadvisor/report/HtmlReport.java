@@ -115,6 +115,24 @@ final class HtmlReport {
     }
     if (a.isEmpty()) {
       sb.append("<p><b>Nothing to do</b>: no rule found a change to recommend.</p>\n");
+    } else if (!a.groups().isEmpty()) {
+      for (ClientGroup g : a.groups()) {
+        sb.append("<h2>Top changes for ").append(esc(g.kind().label())).append("</h2>\n<ol>");
+        int n = 0;
+        for (Recommendation r : g.analysis().recommendations()) {
+          if (n++ == 3) {
+            break;
+          }
+          sb.append("<li><a href=\"#").append(esc(anchor(g, r))).append("\">")
+              .append(esc(r.title())).append("</a> <span class=\"").append(r.severity())
+              .append("\">").append(r.severity()).append("</span>");
+          if (r.saving() != null) {
+            sb.append(" &mdash; ").append(esc(Reports.saving(r.saving())));
+          }
+          sb.append("</li>");
+        }
+        sb.append("</ol>\n");
+      }
     } else {
       sb.append("<h2>Top changes</h2>\n<ol id=\"top-changes\">");
       int n = 0;
@@ -349,7 +367,7 @@ final class HtmlReport {
         if (g.analysis().isEmpty()) {
           sb.append("<p>Nothing to do for this client.</p>\n");
         }
-        recommendationList(sb, g.analysis().recommendations());
+        recommendationList(sb, g.analysis().recommendations(), g);
         sb.append("</div>\n");
       }
       sb.append("</section>\n");
@@ -359,13 +377,19 @@ final class HtmlReport {
     if (a.isEmpty()) {
       sb.append("<p><b>Nothing to do</b>: no rule found a change to recommend.</p>\n");
     }
-    recommendationList(sb, a.recommendations());
+    recommendationList(sb, a.recommendations(), null);
     sb.append("</section>\n");
   }
 
-  private static void recommendationList(StringBuilder sb, List<Recommendation> recommendations) {
+  /** A recommendation's element id: its rule id, after its client's kind in a grouped report. */
+  private static String anchor(ClientGroup g, Recommendation r) {
+    return g == null ? r.id() : g.kind().name().toLowerCase(java.util.Locale.ROOT) + "-" + r.id();
+  }
+
+  private static void recommendationList(
+      StringBuilder sb, List<Recommendation> recommendations, ClientGroup g) {
     for (Recommendation r : recommendations) {
-      sb.append("<div class=\"rec\" id=\"").append(esc(r.id())).append("\"><h3>")
+      sb.append("<div class=\"rec\" id=\"").append(esc(anchor(g, r))).append("\"><h3>")
           .append(esc(r.title())).append("</h3><p><code>").append(esc(r.id()))
           .append("</code> &middot; <span class=\"").append(r.severity()).append("\">")
           .append(r.severity()).append("</span></p>\n");

@@ -241,7 +241,23 @@ public final class Reports {
     if (a.errorsOnFirstScreen()) {
       wrap(sb, bullet + "Errors: " + errorHeadline(a) + end, "        ");
     }
-    if (!a.recommendations().isEmpty()) {
+    if (!a.groups().isEmpty()) {
+      // Each client's own top changes: never one client's setting under another's name.
+      for (ClientGroup g : a.groups()) {
+        sb.append(bullet).append("Top changes for ").append(g.kind().label()).append(':')
+            .append(g.analysis().isEmpty() ? " none" : "").append('\n');
+        int n = 0;
+        for (Recommendation r : g.analysis().recommendations()) {
+          if (n == 3) {
+            break;
+          }
+          n++;
+          String line = (bullet.isEmpty() ? "  " : "  " + bullet) + n + ". [" + r.severity() + "] "
+              + r.title() + (r.saving() == null ? "" : " (" + saving(r.saving()) + ")");
+          wrap(sb, line, "       ");
+        }
+      }
+    } else if (!a.recommendations().isEmpty()) {
       sb.append(bullet).append("Top changes:").append('\n');
       int n = 0;
       for (Recommendation r : a.recommendations()) {

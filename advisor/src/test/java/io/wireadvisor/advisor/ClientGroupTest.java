@@ -96,6 +96,18 @@ class ClientGroupTest {
     assertThat(pySection).doesNotContain("useServerPrepStmts", "HikariCP", "spring.datasource");
     assertThat(Reports.markdown(a)).contains("## Client: PyMySQL");
     assertThat(Reports.html(a)).contains("Client: PyMySQL");
+    // The first screen's top changes per client too: none of PyMySQL's names a JDBC setting.
+    String first = text.substring(0, text.indexOf("Wire commands per business statement"));
+    String pyTop = first.substring(first.indexOf("Top changes for PyMySQL:"));
+    pyTop = pyTop.contains("Top changes for MySQL")
+        ? pyTop.substring(0, pyTop.indexOf("Top changes for MySQL")) : pyTop;
+    assertThat(pyTop).contains("1. [").doesNotContain("cachePrepStmts", "useServerPrepStmts");
+    assertThat(first).contains("Top changes for MySQL Connector/J:");
+    // One element per recommendation and client in the HTML: no id twice.
+    String html = Reports.html(a);
+    assertThat(html).contains("id=\"pymysql-server-prepared-statements\"",
+        "id=\"connector_j-server-prepared-statements\"")
+        .doesNotContain("id=\"server-prepared-statements\"");
     assertThat(Reports.json(a)).contains("\"byClient\"", "\"kind\" : \"PYMYSQL\"");
   }
 
