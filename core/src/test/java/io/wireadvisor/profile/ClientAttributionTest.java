@@ -58,6 +58,30 @@ class ClientAttributionTest {
   }
 
   @Test
+  void aProfileReaderRefusesMoreClientsOrLongerKeysThanACollectorWrites() throws Exception {
+    WireSession s = new WireSession(recorder, budget, null);
+    s.client("pymysql");
+    s.command(CommandType.QUERY, 10);
+    s.query(recorder.shape("SELECT 1 FROM t"), 10, false);
+    String json = ProfileJson.toJson(recorder.snapshot());
+    assertThat(json).contains("\"commandsByClient\"", "\"clients\"");
+    String longKey = "x".repeat(ProfileJson.MAX_CLIENT_KEY_CHARS + 1);
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ProfileJson.fromJson(json.replace("\"pymysql\"", "\"" + longKey + "\"")))
+        .isInstanceOf(ProfileFormatException.class)
+        .hasMessageContaining("client key");
+    StringBuilder many = new StringBuilder();
+    for (int i = 0; i <= ShapeStats.MAX_CLIENTS; i++) {
+      many.append("\"c").append(i).append("\": {\"COM_QUERY\": 1}, ");
+    }
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> ProfileJson.fromJson(json.replace("\"commandsByClient\" : {",
+                "\"commandsByClient\" : {" + many)))
+        .isInstanceOf(ProfileFormatException.class)
+        .hasMessageContaining("at most " + ShapeStats.MAX_CLIENTS);
+  }
+
+  @Test
   void clientSlotsAndPerShapeCountersAreBoundedAndCharged() {
     ShapeHandle shape = recorder.shape("SELECT 1 FROM dual WHERE 1 = 1");
     long before = recorder.shapeBytes();
