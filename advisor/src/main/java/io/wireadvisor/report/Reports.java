@@ -49,7 +49,8 @@ public final class Reports {
           sb.append("  Nothing to do for this client.\n");
         }
         recommendationsText(sb, g.analysis().recommendations());
-        allChanges(sb, g.analysis(), "\n  All changes together, for this client:\n", "    ", "");
+        allChanges(sb, g.analysis(), "\n  All changes together, for this client:\n", "  ", "    ",
+            "");
         if (!g.analysis().withheld().isEmpty()) {
           sb.append("\n  Withheld for this client:\n");
           withheldText(sb, g.analysis(), null, "    - ");
@@ -612,14 +613,20 @@ public final class Reports {
   }
 
   private static void allChanges(StringBuilder sb, Analysis a, String heading, String item, String fence) {
+    allChanges(sb, a, heading, "", item, fence);
+  }
+
+  /** {@code indent} before each heading line (a client group's block in the text report). */
+  private static void allChanges(
+      StringBuilder sb, Analysis a, String heading, String indent, String item, String fence) {
     CopyReady c = CopyReady.of(a);
     if (c.isEmpty()) {
       return;
     }
     sb.append(heading);
-    clients(sb, c.clients, "", fence);
+    clients(sb, c.clients, indent, fence);
     if (!c.urls.isEmpty()) {
-      sb.append("JDBC URL:\n").append(fence);
+      sb.append(indent).append("JDBC URL:\n").append(fence);
       for (String u : c.urls) {
         sb.append(item).append(u).append('\n');
       }
@@ -627,27 +634,27 @@ public final class Reports {
     }
     if (!c.hikari.isEmpty() || !c.hibernate.isEmpty()) {
       if (!c.hikari.isEmpty()) {
-        sb.append("HikariCP (properties file or HikariConfig):\n").append(fence);
+        sb.append(indent).append("HikariCP (properties file or HikariConfig):\n").append(fence);
         for (String l : c.hikari) {
           sb.append(item).append(l).append('\n');
         }
         sb.append(fence);
       }
       if (!c.hibernate.isEmpty()) {
-        sb.append("Hibernate (hibernate.properties or persistence.xml):\n").append(fence);
+        sb.append(indent).append("Hibernate (hibernate.properties or persistence.xml):\n").append(fence);
         for (String l : c.hibernate) {
           sb.append(item).append(l).append('\n');
         }
         sb.append(fence);
       }
-      sb.append("Spring Boot (application.properties):\n").append(fence);
+      sb.append(indent).append("Spring Boot (application.properties):\n").append(fence);
       for (String l : c.spring) {
         sb.append(item).append(l).append('\n');
       }
       sb.append(fence);
     }
     if (!c.sql.isEmpty()) {
-      sb.append("SQL for the DBA (run once, as an administrator):\n").append(fence);
+      sb.append(indent).append("SQL for the DBA (run once, as an administrator):\n").append(fence);
       for (String l : c.sql) {
         sb.append(item).append(l).append('\n');
       }
