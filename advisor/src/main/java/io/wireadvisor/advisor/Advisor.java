@@ -57,6 +57,13 @@ public final class Advisor {
    * @param server the server view, or null: then no server-side (TiDB) rule fires
    */
   public static Analysis analyze(TrafficProfile profile, ServerView server) {
+    Analysis whole = analyzeOne(profile, server);
+    List<ClientGroup> groups = ClientGroup.of(profile, server);
+    return groups.isEmpty() ? whole : whole.withGroups(groups);
+  }
+
+  /** The whole profile judged as one traffic (each part of {@link ClientGroup} is). */
+  static Analysis analyzeOne(TrafficProfile profile, ServerView server) {
     List<Recommendation> recommendations = new ArrayList<>();
     List<Withheld> withheld = new ArrayList<>();
     for (Rule rule : RULES) {

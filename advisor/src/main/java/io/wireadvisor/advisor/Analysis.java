@@ -26,6 +26,7 @@ public final class Analysis {
   private final boolean errorsOnFirstScreen;
   /** Set once by {@link Advisor#analyze} on the instance it builds; see {@link #serverWindows()}. */
   private String serverWindows;
+  private List<ClientGroup> groups = Collections.emptyList();
 
   public Analysis(ProfileSummary profile, String server, List<Recommendation> recommendations) {
     this(
@@ -89,6 +90,24 @@ public final class Analysis {
   Analysis serverWindows(String note) {
     this.serverWindows = note;
     return this;
+  }
+
+  /** This analysis with the profile's traffic judged per client too ({@link ClientGroup#of}). */
+  Analysis withGroups(List<ClientGroup> groups) {
+    Analysis a =
+        new Analysis(profile, server, recommendations, outlook, topStatements, withheld,
+            commandLatency, errors, errorTotal, errorsOnFirstScreen);
+    a.serverWindows = serverWindows;
+    a.groups = Collections.unmodifiableList(new ArrayList<>(groups));
+    return a;
+  }
+
+  /**
+   * The traffic of each client judged apart, when it came from more than one client kind and the
+   * profile tells them apart; empty otherwise. Reports group recommendations by these.
+   */
+  public List<ClientGroup> groups() {
+    return groups;
   }
 
   public ProfileSummary profile() {

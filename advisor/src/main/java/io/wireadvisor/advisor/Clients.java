@@ -17,10 +17,13 @@ import java.util.Set;
  */
 public final class Clients {
   private final Map<ClientKind, Set<String>> kinds = new LinkedHashMap<>();
+  /** Each source's client key ({@link Source#clientKey()}) and its kind. */
+  private final Map<String, ClientKind> byKey = new LinkedHashMap<>();
 
   private Clients(TrafficProfile profile) {
     for (Source s : profile.sources()) {
       ClientKind kind = ClientKind.of(s);
+      byKey.put(s.clientKey(), kind);
       Set<String> names = kinds.get(kind);
       if (names == null) {
         names = new LinkedHashSet<>();
@@ -60,6 +63,24 @@ public final class Clients {
     }
     for (ClientKind k : kinds.keySet()) {
       if (k.jdbc()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * True when a JDBC client sent (some of) {@code shape}: by its clients where the profile
+   * attributed it ({@link io.wireadvisor.profile.ShapeStats#clients()}), else by the profile's
+   * clients ({@link #speaksJdbc()}).
+   */
+  public boolean sentByJdbc(io.wireadvisor.profile.ShapeStats shape) {
+    if (shape.clients().isEmpty()) {
+      return speaksJdbc();
+    }
+    for (String key : shape.clients().keySet()) {
+      ClientKind k = byKey.get(key);
+      if (k != null && k.jdbc()) {
         return true;
       }
     }

@@ -16,6 +16,7 @@ public final class Comparison {
   private final ProfileSummary after;
   private final List<Item> items;
   private final List<Regression> regressions;
+  private List<ClientDiff> clients = Collections.emptyList();
 
   private Comparison(Analysis before, ProfileSummary after, List<Item> items, List<Regression> regressions) {
     this.before = before;
@@ -24,8 +25,44 @@ public final class Comparison {
     this.regressions = Collections.unmodifiableList(new ArrayList<>(regressions));
   }
 
-  /** Analyzes {@code before} and checks every expectation on {@code after}. */
+  /**
+   * Analyzes {@code before} and checks every expectation on {@code after}. When the traffic came
+   * from more than one client kind and both profiles tell their clients apart ({@link
+   * ClientGroup#parts}), like is compared with like: each client's part of {@code before} with
+   * its part of {@code after} ({@link #clients()}); {@link #items()} and {@link #regressions()}
+   * are then theirs together, and a client in one profile only is named, not compared.
+   */
   public static Comparison of(TrafficProfile before, TrafficProfile after, ServerView server) {
+    java.util.Map<ClientKind, TrafficProfile> b = ClientGroup.parts(before);
+    java.util.Map<ClientKind, TrafficProfile> f = ClientGroup.parts(after);
+    java.util.Set<ClientKind> kinds = new java.util.LinkedHashSet<>(b.keySet());
+    kinds.addAll(f.keySet());
+    if (b.isEmpty() || f.isEmpty() || kinds.size() < 2) {
+      return whole(before, after, server);
+    }
+    List<ClientDiff> diffs = new ArrayList<>();
+    List<Item> items = new ArrayList<>();
+    List<Regression> regressions = new ArrayList<>();
+    for (ClientKind k : kinds) {
+      TrafficProfile pb = b.get(k);
+      TrafficProfile pf = f.get(k);
+      String label = Clients.of(pb != null ? pb : pf).label(k);
+      if (pb == null || pf == null) {
+        diffs.add(new ClientDiff(k, label, null, pb == null ? "after" : "before"));
+        continue;
+      }
+      Comparison c = whole(pb, pf, server);
+      diffs.add(new ClientDiff(k, label, c, null));
+      items.addAll(c.items);
+      regressions.addAll(c.regressions);
+    }
+    Comparison c =
+        new Comparison(Advisor.analyze(before, server), ProfileSummary.of(after), items, regressions);
+    c.clients = Collections.unmodifiableList(diffs);
+    return c;
+  }
+
+  private static Comparison whole(TrafficProfile before, TrafficProfile after, ServerView server) {
     Analysis a = Advisor.analyze(before, server);
     List<Item> items = new ArrayList<>();
     for (Recommendation r : a.recommendations()) {
@@ -67,6 +104,47 @@ public final class Comparison {
   /** True when every measurable expectation was met and nothing regressed: {@code diff} exits 0. */
   public boolean passed() {
     return allMet() && regressions.isEmpty();
+  }
+
+  /**
+   * Each client kind's own comparison, when the profiles were compared client by client (see
+   * {@link #of}); empty when compared whole.
+   */
+  public List<ClientDiff> clients() {
+    return clients;
+  }
+
+  /** One client kind's before and after: its comparison, or the one profile it is in. */
+  public static final class ClientDiff {
+    private final ClientKind kind;
+    private final String label;
+    private final Comparison comparison;
+    private final String onlyIn;
+
+    ClientDiff(ClientKind kind, String label, Comparison comparison, String onlyIn) {
+      this.kind = kind;
+      this.label = label;
+      this.comparison = comparison;
+      this.onlyIn = onlyIn;
+    }
+
+    public ClientKind kind() {
+      return kind;
+    }
+
+    public String label() {
+      return label;
+    }
+
+    /** The client's before compared with its after; null when it is in one profile only. */
+    public Comparison comparison() {
+      return comparison;
+    }
+
+    /** {@code "before"} or {@code "after"}: the only profile the client is in; null when both. */
+    public String onlyIn() {
+      return onlyIn;
+    }
   }
 
   /** One checked expectation. */

@@ -571,7 +571,7 @@ final class Estimates {
               seconds,
               timed ? timeOf(s) / total : 0,
               s.maxSqlLength(),
-              limit,
+              Clients.of(profile).sentByJdbc(s) ? limit : StatementTime.NO_SQL_LIMIT,
               side));
     }
     return top;

@@ -150,13 +150,25 @@ public final class StatementTime {
     return maxSqlLength;
   }
 
+  /** {@link #sqlLimit()} of a shape no JDBC client sent: Connector/J's limit does not apply. */
+  public static final int NO_SQL_LIMIT = 0;
+
+  /**
+   * The effective {@code prepStmtCacheSqlLimit} the length is judged against, or {@link
+   * #NO_SQL_LIMIT} when no JDBC client sent the shape (the limit is Connector/J's alone).
+   */
   public int sqlLimit() {
     return sqlLimit;
   }
 
+  /** True when Connector/J's statement-cache limit applies to this shape ({@link #sqlLimit()}). */
+  public boolean hasSqlLimit() {
+    return sqlLimit != NO_SQL_LIMIT;
+  }
+
   /** True when the shape is longer than the statement-cache limit (never cached client-side). */
   public boolean aboveSqlLimit() {
-    return maxSqlLength > sqlLimit;
+    return hasSqlLimit() && maxSqlLength > sqlLimit;
   }
 
   /** "QUERY", "PREPARE/EXECUTE/CLOSE", "EXECUTE" ...: the wire pattern in short. */

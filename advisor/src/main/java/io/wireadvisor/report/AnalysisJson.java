@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Change;
+import io.wireadvisor.advisor.ClientGroup;
 import io.wireadvisor.advisor.Comparison;
 import io.wireadvisor.advisor.Regression;
 import io.wireadvisor.advisor.Expectation;
@@ -69,6 +70,22 @@ public final class AnalysisJson {
       }
     }
     root.put("passed", c.passed());
+    if (!c.clients().isEmpty()) {
+      ArrayNode clients = root.putArray("byClient");
+      for (Comparison.ClientDiff d : c.clients()) {
+        ObjectNode o = clients.addObject();
+        o.put("client", d.label());
+        o.put("kind", d.kind().name());
+        if (d.comparison() == null) {
+          o.put("onlyIn", d.onlyIn());
+        } else {
+          o.put("allMet", d.comparison().allMet());
+          o.put("passed", d.comparison().passed());
+          o.put("outcomes", d.comparison().items().size());
+          o.put("regressions", d.comparison().regressions().size());
+        }
+      }
+    }
     return write(root);
   }
 
@@ -162,7 +179,9 @@ public final class AnalysisJson {
       number(o, "seconds", t.seconds());
       number(o, "share", t.share());
       o.put("maxSqlLength", t.maxSqlLength());
-      o.put("sqlLimit", t.sqlLimit());
+      if (t.hasSqlLimit()) {
+        o.put("sqlLimit", t.sqlLimit());
+      }
       o.put("aboveSqlLimit", t.aboveSqlLimit());
       if (t.server() != null) {
         ObjectNode sv = o.putObject("server");
@@ -215,6 +234,21 @@ public final class AnalysisJson {
     strings(all.putArray("sql"), c.sql);
     strings(all.putArray("notes"), c.notes);
     clients(all, c.clients);
+    if (!a.groups().isEmpty()) {
+      ArrayNode groups = root.putArray("byClient");
+      for (ClientGroup g : a.groups()) {
+        ObjectNode o = groups.addObject();
+        o.put("client", g.label());
+        o.put("kind", g.kind().name());
+        o.put("wireCommands", g.wireCommands());
+        number(o, "share", g.share());
+        ObjectNode part = tree(g.analysis());
+        part.remove("schema");
+        part.remove("schemaVersion");
+        part.remove("server");
+        o.set("analysis", part);
+      }
+    }
     return root;
   }
 

@@ -2,6 +2,7 @@ package io.wireadvisor.report;
 
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Change;
+import io.wireadvisor.advisor.ClientGroup;
 import io.wireadvisor.advisor.Comparison;
 import io.wireadvisor.advisor.Regression;
 import io.wireadvisor.advisor.Expectation;
@@ -117,6 +118,24 @@ final class HtmlReport {
     }
     if (a.isEmpty()) {
       sb.append("<p><b>Nothing to do</b>: no rule found a change to recommend.</p>\n");
+    } else if (!a.groups().isEmpty()) {
+      for (ClientGroup g : a.groups()) {
+        sb.append("<h2>Top changes for ").append(esc(g.kind().label())).append("</h2>\n<ol>");
+        int n = 0;
+        for (Recommendation r : g.analysis().recommendations()) {
+          if (n++ == 3) {
+            break;
+          }
+          sb.append("<li><a href=\"#").append(esc(anchor(g, r))).append("\">")
+              .append(esc(r.title())).append("</a> <span class=\"").append(r.severity())
+              .append("\">").append(r.severity()).append("</span>");
+          if (r.saving() != null) {
+            sb.append(" &mdash; ").append(esc(Reports.saving(r.saving())));
+          }
+          sb.append("</li>");
+        }
+        sb.append("</ol>\n");
+      }
     } else {
       sb.append("<h2>Top changes</h2>\n<ol id=\"top-changes\">");
       int n = 0;
@@ -166,6 +185,13 @@ final class HtmlReport {
         sb.append("<li>").append(esc(d)).append("</li>");
       }
       sb.append("</ul>\n");
+    }
+    for (Comparison.ClientDiff d : c.clients()) {
+      sb.append("<p><b>Client ").append(esc(d.label())).append(":</b> ")
+          .append(d.comparison() == null
+              ? "in the " + d.onlyIn() + " profile only: nothing of it to compare with."
+              : d.comparison().passed() ? "passed." : "<b>not passed</b>.")
+          .append("</p>\n");
     }
     sb.append("<p>").append(c.allMet()
         ? "Every measurable expectation is met." : "<b>Some expectations are not met.</b>")
@@ -231,14 +257,16 @@ final class HtmlReport {
           .append("</p>\n");
     }
     sb.append("<div class=\"table-wrap\"><table><tr><th>#</th><th>share</th><th>time</th><th>executions</th>")
-        .append("<th class=\"pattern\">wire pattern</th><th>length / limit</th><th>statement</th></tr>\n");
+        .append("<th class=\"pattern\">wire pattern</th><th>")
+        .append(Reports.sqlLimits(a) ? "length / limit" : "length").append("</th><th>statement</th></tr>\n");
     int i = 1;
     for (StatementTime t : a.topStatements()) {
       sb.append("<tr><td class=\"num\">").append(i++).append("</td><td class=\"num\">")
           .append(esc(Fmt.percent(t.share()))).append("</td><td class=\"num\">")
           .append(String.format(Locale.ROOT, "%.2f s", t.seconds())).append("</td><td class=\"num\">")
           .append(esc(Fmt.count(t.executions()))).append("</td><td class=\"pattern\">").append(esc(Reports.pattern(t)))
-          .append("</td><td class=\"num\">").append(t.maxSqlLength()).append(" / ").append(t.sqlLimit())
+          .append("</td><td class=\"num\">").append(t.maxSqlLength())
+          .append(t.hasSqlLimit() ? " / " + t.sqlLimit() : "")
           .append(t.aboveSqlLimit() ? " <b>never cached</b>" : "").append("</td><td class=\"sql\">")
           .append(esc(t.text()));
       if (t.tidbDigest() != null) {
@@ -290,10 +318,28 @@ final class HtmlReport {
   }
 
   private static void changes(StringBuilder sb, Analysis a) {
+    if (!a.groups().isEmpty()) {
+      sb.append("<section id=\"changes\"><h2>All changes together, by client</h2>\n");
+      for (ClientGroup g : a.groups()) {
+        sb.append("<h3>").append(esc(g.label())).append("</h3>\n");
+        changeBlocks(sb, CopyReady.of(g.analysis()));
+      }
+      sb.append("</section>\n");
+      return;
+    }
     CopyReady c = CopyReady.of(a);
     sb.append("<section id=\"changes\"><h2>All changes together</h2>\n");
     if (c.isEmpty()) {
       sb.append("<p>None.</p></section>\n");
+      return;
+    }
+    changeBlocks(sb, c);
+    sb.append("</section>\n");
+  }
+
+  private static void changeBlocks(StringBuilder sb, CopyReady c) {
+    if (c.isEmpty()) {
+      sb.append("<p>None.</p>\n");
       return;
     }
     clients(sb, c.clients);
@@ -305,7 +351,6 @@ final class HtmlReport {
     for (String n : c.notes) {
       sb.append("<p>Note: ").append(esc(n)).append("</p>\n");
     }
-    sb.append("</section>\n");
   }
 
   private static void block(StringBuilder sb, String title, List<String> lines) {
@@ -320,12 +365,38 @@ final class HtmlReport {
   }
 
   private static void recommendations(StringBuilder sb, Analysis a) {
+    if (!a.groups().isEmpty()) {
+      sb.append("<section id=\"recommendations\"><h2>Recommendations by client, most time saved"
+          + " first</h2>\n");
+      for (ClientGroup g : a.groups()) {
+        sb.append("<div class=\"client\"><h3>Client: ").append(esc(Reports.groupLine(g)))
+            .append("</h3>\n");
+        if (g.analysis().isEmpty()) {
+          sb.append("<p>Nothing to do for this client.</p>\n");
+        }
+        recommendationList(sb, g.analysis().recommendations(), g);
+        sb.append("</div>\n");
+      }
+      sb.append("</section>\n");
+      return;
+    }
     sb.append("<section id=\"recommendations\"><h2>Recommendations, most time saved first</h2>\n");
     if (a.isEmpty()) {
       sb.append("<p><b>Nothing to do</b>: no rule found a change to recommend.</p>\n");
     }
-    for (Recommendation r : a.recommendations()) {
-      sb.append("<div class=\"rec\" id=\"").append(esc(r.id())).append("\"><h3>")
+    recommendationList(sb, a.recommendations(), null);
+    sb.append("</section>\n");
+  }
+
+  /** A recommendation's element id: its rule id, after its client's kind in a grouped report. */
+  private static String anchor(ClientGroup g, Recommendation r) {
+    return g == null ? r.id() : g.kind().name().toLowerCase(java.util.Locale.ROOT) + "-" + r.id();
+  }
+
+  private static void recommendationList(
+      StringBuilder sb, List<Recommendation> recommendations, ClientGroup g) {
+    for (Recommendation r : recommendations) {
+      sb.append("<div class=\"rec\" id=\"").append(esc(anchor(g, r))).append("\"><h3>")
           .append(esc(r.title())).append("</h3><p><code>").append(esc(r.id()))
           .append("</code> &middot; <span class=\"").append(r.severity()).append("\">")
           .append(r.severity()).append("</span></p>\n");
@@ -380,7 +451,6 @@ final class HtmlReport {
       }
       sb.append("</ul></div>\n");
     }
-    sb.append("</section>\n");
   }
 
   private static void withheld(StringBuilder sb, Analysis a) {

@@ -2,6 +2,7 @@ package io.wireadvisor.report;
 
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Change;
+import io.wireadvisor.advisor.ClientGroup;
 import io.wireadvisor.advisor.Comparison;
 import io.wireadvisor.advisor.ErrorLine;
 import io.wireadvisor.advisor.Expectation;
@@ -38,35 +39,79 @@ public final class Reports {
     }
     topStatementsText(sb, a);
     errorsText(sb, a);
-    if (!a.isEmpty()) {
-      sb.append("\nRecommendations, most time saved first\n--------------------------------------\n");
-      int n = 1;
-      for (Recommendation r : a.recommendations()) {
+    if (!a.groups().isEmpty()) {
+      sb.append("\nRecommendations by client, most time saved first\n"
+          + "------------------------------------------------\n");
+      for (ClientGroup g : a.groups()) {
         sb.append('\n');
-        wrap(sb, n++ + ". [" + r.severity() + "] " + r.title() + "  (" + r.id() + ")", "   ");
-        if (r.saving() != null) {
-          wrap(sb, "   Saving: " + saving(r.saving()) + " (" + r.saving().assumption() + ")", "           ");
+        wrap(sb, "Client: " + groupLine(g), "  ");
+        if (g.analysis().isEmpty()) {
+          sb.append("  Nothing to do for this client.\n");
         }
-        sb.append("   Evidence:\n");
-        for (String e : r.evidence()) {
-          wrap(sb, "     " + e, "       ");
-        }
-        change(sb, r.change(), "   ", "     ", "");
-        wrap(sb, "   Expected effect: " + r.expectedEffect(), "     ");
-        wrap(sb, "   Risk: " + r.risk(), "     ");
-        wrap(sb, "   Verify: " + r.verify(), "     ");
-        for (Expectation e : r.expectations()) {
-          wrap(sb, "   Expect: " + e.description(), "     ");
+        recommendationsText(sb, g.analysis().recommendations());
+        allChanges(sb, g.analysis(), "\n  All changes together, for this client:\n", "  ", "    ",
+            "");
+        if (!g.analysis().withheld().isEmpty()) {
+          sb.append("\n  Withheld for this client:\n");
+          withheldText(sb, g.analysis(), null, "    - ");
         }
       }
+    } else if (!a.isEmpty()) {
+      sb.append("\nRecommendations, most time saved first\n--------------------------------------\n");
+      recommendationsText(sb, a.recommendations());
     }
-    withheldText(sb, a, "", "  - ");
-    allChanges(sb, a, "\nAll changes together\n--------------------\n", "  ", "");
+    if (a.groups().isEmpty()) {
+      withheldText(sb, a, "", "  - ");
+      allChanges(sb, a, "\nAll changes together\n--------------------\n", "  ", "");
+    }
     sb.append("\nProfile\n-------\n");
     StringBuilder profile = new StringBuilder();
     summary(profile, a, "", "");
     for (String line : profile.toString().split("\n")) {
       wrap(sb, line, "  ");
+    }
+    return sb.toString();
+  }
+
+  private static void recommendationsText(StringBuilder sb, List<Recommendation> recommendations) {
+    int n = 1;
+    for (Recommendation r : recommendations) {
+      sb.append('\n');
+      wrap(sb, n++ + ". [" + r.severity() + "] " + r.title() + "  (" + r.id() + ")", "   ");
+      if (r.saving() != null) {
+        wrap(sb, "   Saving: " + saving(r.saving()) + " (" + r.saving().assumption() + ")", "           ");
+      }
+      sb.append("   Evidence:\n");
+      for (String e : r.evidence()) {
+        wrap(sb, "     " + e, "       ");
+      }
+      change(sb, r.change(), "   ", "     ", "");
+      wrap(sb, "   Expected effect: " + r.expectedEffect(), "     ");
+      wrap(sb, "   Risk: " + r.risk(), "     ");
+      wrap(sb, "   Verify: " + r.verify(), "     ");
+      for (Expectation e : r.expectations()) {
+        wrap(sb, "   Expect: " + e.description(), "     ");
+      }
+    }
+  }
+
+  /**
+   * "PyMySQL (pymysql 1.1.1): 4,003 wire commands (50.0%); 2.10 -> 1.00 round trips per statement;
+   * estimated saving 0.41 s of 0.80 s": a client group's heading, its own estimate.
+   */
+  static String groupLine(ClientGroup g) {
+    StringBuilder sb = new StringBuilder(g.label()).append(": ")
+        .append(Fmt.count(g.wireCommands())).append(" wire commands (")
+        .append(Fmt.percent(g.share())).append(')');
+    Outlook o = g.analysis().outlook();
+    if (o != null) {
+      sb.append("; ").append(Fmt.ratio(o.roundTripsPerStatementNow())).append(" -> ")
+          .append(Fmt.ratio(o.roundTripsPerStatementAfter()))
+          .append(" round trips per business statement");
+      if (o.measuredSeconds() > 0) {
+        sb.append("; estimated saving ").append(duration(o.secondsSaved())).append(" of ")
+            .append(duration(o.measuredSeconds())).append(" waited");
+      }
     }
     return sb.toString();
   }
@@ -81,14 +126,15 @@ public final class Reports {
     if (!a.topStatements().isEmpty()) {
       sb.append("\n## Top statements by time\n\n")
           .append(a.serverWindows() == null ? "" : "> **Note**: " + a.serverWindows() + "\n\n")
-          .append("| # | share | time (s) | executions | wire pattern | length / limit | statement |\n")
+          .append("| # | share | time (s) | executions | wire pattern | ")
+          .append(sqlLimits(a) ? "length / limit" : "length").append(" | statement |\n")
           .append("|---|---|---|---|---|---|---|\n");
       int i = 1;
       for (StatementTime t : a.topStatements()) {
         sb.append("| ").append(i++).append(" | ").append(Fmt.percent(t.share())).append(" | ")
             .append(String.format(Locale.ROOT, "%.2f", t.seconds())).append(" | ")
             .append(Fmt.count(t.executions())).append(" | ").append(pattern(t)).append(" | ")
-            .append(t.maxSqlLength()).append(" / ").append(t.sqlLimit())
+            .append(t.maxSqlLength()).append(t.hasSqlLimit() ? " / " + t.sqlLimit() : "")
             .append(t.aboveSqlLimit() ? " (never cached)" : "").append(" | `")
             .append(t.text().replace("|", "\\|").replace("`", "'")).append("`")
             .append(t.tidbDigest() == null ? "" : " (TiDB digest " + t.tidbDigest() + ")")
@@ -107,9 +153,39 @@ public final class Reports {
             .append(" |\n");
       }
     }
+    if (!a.groups().isEmpty()) {
+      for (ClientGroup g : a.groups()) {
+        sb.append("\n## Client: ").append(groupLine(g)).append("\n");
+        if (g.analysis().isEmpty()) {
+          sb.append("\nNothing to do for this client.\n");
+        }
+        recommendationsMarkdown(sb, g.analysis().recommendations(), "###");
+        allChanges(sb, g.analysis(), "\n### All changes together, for this client\n\n", "", "```\n");
+        if (!g.analysis().withheld().isEmpty()) {
+          sb.append("\n### Withheld for this client\n\n");
+          withheldText(sb, g.analysis(), null, "- ");
+        }
+      }
+    } else {
+      recommendationsMarkdown(sb, a.recommendations(), "##");
+    }
+    if (!a.withheld().isEmpty() && a.groups().isEmpty()) {
+      sb.append("\n## Withheld (not enough traffic, or not for this driver or workload)\n\n");
+      withheldText(sb, a, null, "- ");
+    }
+    if (a.groups().isEmpty()) {
+      allChanges(sb, a, "\n## All changes together\n\n", "", "```\n");
+    }
+    sb.append("\n## Profile\n\n");
+    summary(sb, a, "- ", "");
+    return sb.toString();
+  }
+
+  private static void recommendationsMarkdown(
+      StringBuilder sb, List<Recommendation> recommendations, String h) {
     int n = 1;
-    for (Recommendation r : a.recommendations()) {
-      sb.append("\n## ").append(n++).append(". ").append(r.title()).append("\n\n");
+    for (Recommendation r : recommendations) {
+      sb.append("\n").append(h).append(" ").append(n++).append(". ").append(r.title()).append("\n\n");
       sb.append("`").append(r.id()).append("` · severity **").append(r.severity()).append("**\n\n");
       if (r.saving() != null) {
         sb.append("**Saving**: ").append(saving(r.saving())).append(" (").append(r.saving().assumption())
@@ -128,14 +204,16 @@ public final class Reports {
         sb.append("- Expect: ").append(e.description()).append('\n');
       }
     }
-    if (!a.withheld().isEmpty()) {
-      sb.append("\n## Withheld (not enough traffic, or not for this driver or workload)\n\n");
-      withheldText(sb, a, null, "- ");
+  }
+
+  /** True when Connector/J's statement-cache limit applies to some top statement. */
+  static boolean sqlLimits(Analysis a) {
+    for (StatementTime t : a.topStatements()) {
+      if (t.hasSqlLimit()) {
+        return true;
+      }
     }
-    allChanges(sb, a, "\n## All changes together\n\n", "", "```\n");
-    sb.append("\n## Profile\n\n");
-    summary(sb, a, "- ", "");
-    return sb.toString();
+    return false;
   }
 
   /** Round trips now and after, time saved, server and window, the top three changes. */
@@ -165,7 +243,23 @@ public final class Reports {
     if (a.errorsOnFirstScreen()) {
       wrap(sb, bullet + "Errors: " + errorHeadline(a) + end, "        ");
     }
-    if (!a.recommendations().isEmpty()) {
+    if (!a.groups().isEmpty()) {
+      // Each client's own top changes: never one client's setting under another's name.
+      for (ClientGroup g : a.groups()) {
+        sb.append(bullet).append("Top changes for ").append(g.kind().label()).append(':')
+            .append(g.analysis().isEmpty() ? " none" : "").append('\n');
+        int n = 0;
+        for (Recommendation r : g.analysis().recommendations()) {
+          if (n == 3) {
+            break;
+          }
+          n++;
+          String line = (bullet.isEmpty() ? "  " : "  " + bullet) + n + ". [" + r.severity() + "] "
+              + r.title() + (r.saving() == null ? "" : " (" + saving(r.saving()) + ")");
+          wrap(sb, line, "       ");
+        }
+      }
+    } else if (!a.recommendations().isEmpty()) {
       sb.append(bullet).append("Top changes:").append('\n');
       int n = 0;
       for (Recommendation r : a.recommendations()) {
@@ -297,13 +391,18 @@ public final class Reports {
       wrap(sb, "Note: " + a.serverWindows(), "  ");
       sb.append('\n');
     }
+    boolean limits = false;
+    for (StatementTime t : a.topStatements()) {
+      limits |= t.hasSqlLimit();
+    }
     sb.append(String.format(Locale.ROOT, "%3s %7s %9s %11s  %-34s %s%n", "#", "share", "time s",
-        "executions", "wire pattern", "length/limit"));
+        "executions", "wire pattern", limits ? "length/limit" : "length"));
     int i = 1;
     for (StatementTime t : a.topStatements()) {
-      sb.append(String.format(Locale.ROOT, "%3d %7s %9.2f %11s  %-34s %d/%d%s%n", i++,
+      sb.append(String.format(Locale.ROOT, "%3d %7s %9.2f %11s  %-34s %s%s%n", i++,
           Fmt.percent(t.share()), t.seconds(), Fmt.count(t.executions()), pattern(t),
-          t.maxSqlLength(), t.sqlLimit(), t.aboveSqlLimit() ? " never cached" : ""));
+          t.maxSqlLength() + (t.hasSqlLimit() ? "/" + t.sqlLimit() : ""),
+          t.aboveSqlLimit() ? " never cached" : ""));
       wrap(sb, "      " + t.text(), "      ");
       if (t.tidbDigest() != null) {
         sb.append("      TiDB digest ").append(t.tidbDigest()).append('\n');
@@ -365,6 +464,23 @@ public final class Reports {
 
   /** Plain text of a comparison. */
   public static String text(Comparison c) {
+    if (!c.clients().isEmpty()) {
+      StringBuilder sb = new StringBuilder("Compared client by client (each client's part of the"
+          + " before profile with its part of the after profile).\n");
+      for (Comparison.ClientDiff d : c.clients()) {
+        sb.append("\nClient: ").append(d.label()).append('\n');
+        if (d.comparison() == null) {
+          wrap(sb, "  In the " + d.onlyIn() + " profile only: nothing of it to compare with.", "  ");
+          continue;
+        }
+        for (String line : text(d.comparison()).split("\n")) {
+          sb.append(line.isEmpty() ? "" : "  " + line).append('\n');
+        }
+      }
+      sb.append(c.allMet() ? "\nEvery measurable expectation is met" : "\nSome expectations are not met")
+          .append(c.regressions().isEmpty() ? ".\n" : ", but some client's traffic regressed (above).\n");
+      return sb.toString();
+    }
     StringBuilder sb = new StringBuilder("Before: ");
     line(sb, c.before().profile());
     sb.append("After:  ");
@@ -502,14 +618,20 @@ public final class Reports {
   }
 
   private static void allChanges(StringBuilder sb, Analysis a, String heading, String item, String fence) {
+    allChanges(sb, a, heading, "", item, fence);
+  }
+
+  /** {@code indent} before each heading line (a client group's block in the text report). */
+  private static void allChanges(
+      StringBuilder sb, Analysis a, String heading, String indent, String item, String fence) {
     CopyReady c = CopyReady.of(a);
     if (c.isEmpty()) {
       return;
     }
     sb.append(heading);
-    clients(sb, c.clients, "", fence);
+    clients(sb, c.clients, indent, fence);
     if (!c.urls.isEmpty()) {
-      sb.append("JDBC URL:\n").append(fence);
+      sb.append(indent).append("JDBC URL:\n").append(fence);
       for (String u : c.urls) {
         sb.append(item).append(u).append('\n');
       }
@@ -517,27 +639,27 @@ public final class Reports {
     }
     if (!c.hikari.isEmpty() || !c.hibernate.isEmpty()) {
       if (!c.hikari.isEmpty()) {
-        sb.append("HikariCP (properties file or HikariConfig):\n").append(fence);
+        sb.append(indent).append("HikariCP (properties file or HikariConfig):\n").append(fence);
         for (String l : c.hikari) {
           sb.append(item).append(l).append('\n');
         }
         sb.append(fence);
       }
       if (!c.hibernate.isEmpty()) {
-        sb.append("Hibernate (hibernate.properties or persistence.xml):\n").append(fence);
+        sb.append(indent).append("Hibernate (hibernate.properties or persistence.xml):\n").append(fence);
         for (String l : c.hibernate) {
           sb.append(item).append(l).append('\n');
         }
         sb.append(fence);
       }
-      sb.append("Spring Boot (application.properties):\n").append(fence);
+      sb.append(indent).append("Spring Boot (application.properties):\n").append(fence);
       for (String l : c.spring) {
         sb.append(item).append(l).append('\n');
       }
       sb.append(fence);
     }
     if (!c.sql.isEmpty()) {
-      sb.append("SQL for the DBA (run once, as an administrator):\n").append(fence);
+      sb.append(indent).append("SQL for the DBA (run once, as an administrator):\n").append(fence);
       for (String l : c.sql) {
         sb.append(item).append(l).append('\n');
       }

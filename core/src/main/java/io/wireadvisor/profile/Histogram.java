@@ -129,6 +129,35 @@ public final class Histogram {
     max = Math.max(max, other.max);
   }
 
+  /**
+   * A histogram of {@code n} values distributed as this one's (each bucket scaled by {@code n /
+   * count()}, the rounding remainder put in the median's bucket; the sum scaled alike, min and max
+   * kept): a part of a histogram recorded for several clients together, when only the part's count
+   * is known. {@code n} at most {@link #count()}; 0 gives an empty histogram.
+   */
+  public Histogram share(long n) {
+    Histogram h = new Histogram(precisionBits);
+    if (n <= 0 || count == 0) {
+      return h;
+    }
+    if (n >= count) {
+      h.add(this);
+      return h;
+    }
+    double f = (double) n / count;
+    long given = 0;
+    for (int i = 0; i < counts.length; i++) {
+      h.counts[i] = (long) Math.floor(counts[i] * f);
+      given += h.counts[i];
+    }
+    h.counts[bucketIndex(quantile(0.5), precisionBits)] += n - given;
+    h.count = n;
+    h.sum = Math.round(sum * f);
+    h.min = min;
+    h.max = max;
+    return h;
+  }
+
   public Histogram copy() {
     Histogram copy = new Histogram(precisionBits);
     copy.add(this);

@@ -154,6 +154,20 @@ public final class ProfileJson {
     if (p.transactions() > 0) {
       g.writeNumberField("transactions", p.transactions());
     }
+    if (!p.commandsByClient().isEmpty()) {
+      g.writeObjectFieldStart("commandsByClient");
+      for (Map.Entry<String, long[]> e : p.commandsByClient().entrySet()) {
+        g.writeObjectFieldStart(e.getKey());
+        for (CommandType t : CommandType.values()) {
+          if (e.getValue()[t.ordinal()] != 0) {
+            g.writeNumberField(t.wireName(), e.getValue()[t.ordinal()]);
+          }
+        }
+        g.writeEndObject();
+      }
+      g.writeEndObject();
+    }
+
     if (!p.statementsByIsolation().isEmpty()) {
       g.writeObjectFieldStart("statementsByIsolation");
       for (Map.Entry<String, Long> e : p.statementsByIsolation().entrySet()) {
@@ -186,6 +200,19 @@ public final class ProfileJson {
       }
     }
     g.writeEndObject();
+    if (!s.clients().isEmpty()) {
+      g.writeObjectFieldStart("clients");
+      for (Map.Entry<String, long[]> e : s.clients().entrySet()) {
+        g.writeObjectFieldStart(e.getKey());
+        for (Via via : Via.values()) {
+          if (e.getValue()[via.ordinal()] != 0) {
+            g.writeNumberField(via.jsonName(), e.getValue()[via.ordinal()]);
+          }
+        }
+        g.writeEndObject();
+      }
+      g.writeEndObject();
+    }
     if (s.latency() != null) {
       g.writeFieldName("latencyNanos");
       writeHistogram(s.latency(), g);
@@ -284,7 +311,9 @@ public final class ProfileJson {
           "schema", "schemaVersion", "sources", "commands", "shapes", "probes", "connections");
   /** Top-level fields a profile may have (written by newer collectors; older ones lack them). */
   private static final List<String> OPTIONAL_FIELDS =
-      Arrays.asList("statementsByIsolation", "transactions");
+      Arrays.asList("statementsByIsolation", "transactions", "commandsByClient");
+  /** Characters of a client key a reader accepts (a proxy writes at most 64 + 3 + 64). */
+  static final int MAX_CLIENT_KEY_CHARS = 160;
   /** The keys of statementsByIsolation. */
   private static final List<String> ISOLATIONS =
       Arrays.asList("READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE", "default",
@@ -503,6 +532,9 @@ public final class ProfileJson {
         case "connections":
           readConnections(r, p);
           break;
+        case "commandsByClient":
+          readCommandsByClient(r, p);
+          break;
         case "statementsByIsolation":
           for (Map.Entry<String, StrictNode<ProfileFormatException>> e : r.field(name).fields()) {
             if (!ISOLATIONS.contains(e.getKey())) {
@@ -630,7 +662,9 @@ public final class ProfileJson {
     }
     StrictNode<ProfileFormatException> r = node(root, "");
     r.requireObject();
-    r.allowOnly(TOP_FIELDS.toArray(new String[0]));
+    List<String> allowed = new ArrayList<>(TOP_FIELDS);
+    allowed.addAll(OPTIONAL_FIELDS);
+    r.allowOnly(allowed.toArray(new String[0]));
     checkSchema(r);
     checkVersion(r);
     TrafficProfile p = new TrafficProfile();
@@ -649,7 +683,45 @@ public final class ProfileJson {
     }
     readProbes(r, p);
     readConnections(r, p);
+    if (r.has("commandsByClient")) {
+      readCommandsByClient(r, p);
+    }
     return p;
+  }
+
+  private static void readCommandsByClient(StrictNode<ProfileFormatException> r, TrafficProfile p)
+      throws ProfileFormatException {
+    List<Map.Entry<String, StrictNode<ProfileFormatException>>> clients = entries(r.field("commandsByClient"));
+    if (clients.size() > ShapeStats.MAX_CLIENTS) {
+      throw new ProfileFormatException("commandsByClient",
+          clients.size() + " clients; a profile keeps at most " + ShapeStats.MAX_CLIENTS);
+    }
+    for (Map.Entry<String, StrictNode<ProfileFormatException>> e : clients) {
+      checkClientKey(e.getKey(), e.getValue().path());
+      for (Map.Entry<String, StrictNode<ProfileFormatException>> c : e.getValue().fields()) {
+        CommandType type = CommandType.fromWireName(c.getKey());
+        if (type == null) {
+          throw new ProfileFormatException(
+              c.getValue().path(), "unknown command type (expected a name like COM_QUERY)");
+        }
+        p.addClientCommands(e.getKey(), type, c.getValue().nonNegative());
+      }
+    }
+  }
+
+  private static List<Map.Entry<String, StrictNode<ProfileFormatException>>> entries(StrictNode<ProfileFormatException> n) throws ProfileFormatException {
+    List<Map.Entry<String, StrictNode<ProfileFormatException>>> out = new ArrayList<>();
+    for (Map.Entry<String, StrictNode<ProfileFormatException>> e : n.fields()) {
+      out.add(e);
+    }
+    return out;
+  }
+
+  private static void checkClientKey(String key, String path) throws ProfileFormatException {
+    if (key.isEmpty() || key.length() > MAX_CLIENT_KEY_CHARS) {
+      throw new ProfileFormatException(
+          path, "a client key has 1 to " + MAX_CLIENT_KEY_CHARS + " characters");
+    }
   }
 
   private static void checkSchema(StrictNode<ProfileFormatException> r) throws ProfileFormatException {
@@ -803,6 +875,7 @@ public final class ProfileJson {
         "minSqlLength",
         "maxSqlLength",
         "counts",
+        "clients",
         "latencyNanos",
         "errors",
         "rows",
@@ -844,6 +917,23 @@ public final class ProfileJson {
             e.getValue().path(), "unknown counter (expected one of " + names + ")");
       }
       shape.add(via, e.getValue().nonNegative());
+    }
+    if (s.has("clients")) {
+      List<Map.Entry<String, StrictNode<ProfileFormatException>>> clients = entries(s.field("clients"));
+      if (clients.size() > ShapeStats.MAX_CLIENTS) {
+        throw new ProfileFormatException(s.path() + ".clients",
+            clients.size() + " clients; a shape keeps at most " + ShapeStats.MAX_CLIENTS);
+      }
+      for (Map.Entry<String, StrictNode<ProfileFormatException>> e : clients) {
+        checkClientKey(e.getKey(), e.getValue().path());
+        for (Map.Entry<String, StrictNode<ProfileFormatException>> c : e.getValue().fields()) {
+          Via via = Via.fromJsonName(c.getKey());
+          if (via == null) {
+            throw new ProfileFormatException(c.getValue().path(), "unknown counter");
+          }
+          shape.addClient(e.getKey(), via, c.getValue().nonNegative());
+        }
+      }
     }
     if (s.has("latencyNanos")) {
       shape.setLatency(

@@ -6,6 +6,7 @@ import io.wireadvisor.sql.ProbeKind;
 import io.wireadvisor.sql.Secrets;
 import io.wireadvisor.sql.SqlClassifier;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -71,6 +74,23 @@ public final class ProfileRecorder {
   private final ConnectionStats closedConnections = new ConnectionStats();
 
   private final ConcurrentHashMap<String, Source> sources = new ConcurrentHashMap<>();
+
+  /**
+   * Bytes a shape is charged for each client it keeps counters for ({@link #clientSlot}): an
+   * array of {@link Via} counters and its slot. A shape holds at most {@link
+   * ShapeStats#MAX_CLIENTS} of them, so at most {@link #MAX_CLIENT_BYTES_PER_SHAPE} bytes more.
+   */
+  public static final long CLIENT_COUNTER_BYTES = 40 + 8L * Via.values().length;
+
+  /** The most a shape's per-client counters take (all slots in use). */
+  public static final long MAX_CLIENT_BYTES_PER_SHAPE =
+      16 + 4L * ShapeStats.MAX_CLIENTS + ShapeStats.MAX_CLIENTS * CLIENT_COUNTER_BYTES;
+
+  /** Client keys by slot ({@link #clientSlot}); the last slot is {@link ShapeStats#OTHER_CLIENTS}. */
+  private final String[] clientKeys = new String[ShapeStats.MAX_CLIENTS];
+  /** Commands per client slot and type, made when the slot is. */
+  private final LongAdder[][] clientCommands = new LongAdder[ShapeStats.MAX_CLIENTS][];
+  private int clientSlots;
 
   public ProfileRecorder(RecorderSettings settings) {
     this.settings = settings;
@@ -329,6 +349,43 @@ public final class ProfileRecorder {
   }
 
   /**
+   * The slot of the client {@code key} ({@link Source#clientKey()}): shapes and commands a session
+   * records after {@link WireSession#client} count for it too. At most {@link
+   * ShapeStats#MAX_CLIENTS} slots; past the last but one every new key shares the last, {@link
+   * ShapeStats#OTHER_CLIENTS}.
+   */
+  public synchronized int clientSlot(String key) {
+    for (int i = 0; i < clientSlots; i++) {
+      if (clientKeys[i].equals(key)) {
+        return i;
+      }
+    }
+    if (clientSlots == clientKeys.length - 1) {
+      key = ShapeStats.OTHER_CLIENTS;
+      for (int i = 0; i < clientSlots; i++) {
+        if (clientKeys[i].equals(key)) {
+          return i;
+        }
+      }
+    }
+    if (clientSlots == clientKeys.length) {
+      return clientKeys.length - 1;
+    }
+    LongAdder[] commands = new LongAdder[CommandType.values().length];
+    for (int i = 0; i < commands.length; i++) {
+      commands[i] = new LongAdder();
+    }
+    clientCommands[clientSlots] = commands;
+    clientKeys[clientSlots] = key;
+    return clientSlots++;
+  }
+
+  /** Counts one command of {@code type} for client {@code slot} ({@link #clientSlot}). */
+  void clientCommand(int slot, CommandType type) {
+    clientCommands[slot][type.ordinal()].increment();
+  }
+
+  /**
    * Registers where the traffic comes from. Sources of the same origin are kept once; each
    * snapshot reports them with its own time as their end.
    */
@@ -392,11 +449,20 @@ public final class ProfileRecorder {
       p.addStatementsUnder(ISOLATIONS[i], byIsolation[i].sum());
     }
     p.addTransactions(transactions.sum());
+    String[] keys;
+    synchronized (this) {
+      keys = Arrays.copyOf(clientKeys, clientSlots);
+    }
+    for (int slot = 0; slot < keys.length; slot++) {
+      for (CommandType type : CommandType.values()) {
+        p.addClientCommands(keys[slot], type, clientCommands[slot][type.ordinal()].sum());
+      }
+    }
     for (ShapeAggregate a : byDigest.values()) {
-      p.addShape(a.snapshot());
+      p.addShape(a.snapshot(keys));
     }
     if (overflow.hasCounts()) {
-      p.addShape(overflow.snapshot());
+      p.addShape(overflow.snapshot(keys));
     }
     for (Map.Entry<ProbeKind, ProbeAggregate> e : probes.entrySet()) {
       long count = e.getValue().count.sum();
@@ -440,6 +506,8 @@ public final class ProfileRecorder {
     final LongAdder rows = new LongAdder();
     /** Statement patterns (a shape's pattern table), made on the first; guarded by this. */
     private ShapeStats patterns;
+    /** Counters per client slot, made on the first command a client session records. */
+    private volatile AtomicReferenceArray<AtomicLongArray> clients;
 
     ShapeAggregate(ProfileRecorder recorder, ShapeStats template, String sample) {
       this.recorderId = recorder.id;
@@ -515,6 +583,61 @@ public final class ProfileRecorder {
           s.addError(e.code(), e.sqlState(), e.count(), e.timed(), e.nanos());
         }
       }
+    }
+
+    /** One command of {@code via} by client {@code slot}; charges the bytes of a new slot. */
+    void client(int slot, Via via, long n) {
+      AtomicReferenceArray<AtomicLongArray> c = clients;
+      if (c == null) {
+        synchronized (this) {
+          c = clients;
+          if (c == null) {
+            c = new AtomicReferenceArray<>(ShapeStats.MAX_CLIENTS);
+            shapeBytes.addAndGet(16 + 4L * ShapeStats.MAX_CLIENTS);
+            clients = c;
+          }
+        }
+      }
+      AtomicLongArray counts = c.get(slot);
+      if (counts == null) {
+        AtomicLongArray made = new AtomicLongArray(Via.values().length);
+        if (c.compareAndSet(slot, null, made)) {
+          shapeBytes.addAndGet(CLIENT_COUNTER_BYTES);
+          counts = made;
+        } else {
+          counts = c.get(slot);
+        }
+      }
+      counts.addAndGet(via.ordinal(), n);
+    }
+
+    /** The per-client counters' accounted bytes (0 until a client recorded). */
+    long clientBytes() {
+      AtomicReferenceArray<AtomicLongArray> c = clients;
+      if (c == null) {
+        return 0;
+      }
+      long bytes = 16 + 4L * ShapeStats.MAX_CLIENTS;
+      for (int i = 0; i < c.length(); i++) {
+        bytes += c.get(i) == null ? 0 : CLIENT_COUNTER_BYTES;
+      }
+      return bytes;
+    }
+
+    ShapeStats snapshot(String[] clientKeys) {
+      ShapeStats s = snapshot();
+      AtomicReferenceArray<AtomicLongArray> c = clients;
+      if (c != null) {
+        for (int slot = 0; slot < clientKeys.length; slot++) {
+          AtomicLongArray counts = c.get(slot);
+          if (counts != null) {
+            for (Via via : Via.values()) {
+              s.addClient(clientKeys[slot], via, counts.get(via.ordinal()));
+            }
+          }
+        }
+      }
+      return s;
     }
 
     ShapeStats snapshot() {
@@ -707,6 +830,18 @@ public final class ProfileRecorder {
     /** Counts {@code n} events at once (e.g. the statements of one batch). */
     public void add(Via via, long n) {
       aggregate.counters[via.ordinal()].add(n);
+    }
+
+    /** Counts one command of {@code via} for client {@code slot} too ({@link #clientSlot}). */
+    public void recordClient(int slot, Via via) {
+      if (slot >= 0 && slot < ShapeStats.MAX_CLIENTS) {
+        aggregate.client(slot, via, 1);
+      }
+    }
+
+    /** The accounted bytes of this shape's per-client counters. */
+    public long clientBytes() {
+      return aggregate.clientBytes();
     }
   }
 }

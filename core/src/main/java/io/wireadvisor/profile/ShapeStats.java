@@ -32,6 +32,11 @@ public final class ShapeStats {
   private int maxSqlLength;
   private final long[] counters = new long[Via.values().length];
   private Histogram latency;
+  /**
+   * The counters again per client ({@link Source#clientKey()}), at most {@link #MAX_CLIENTS}
+   * entries; null when the collector did not tell clients apart (the agent, older proxies).
+   */
+  private TreeMap<String, long[]> clients;
   /** ERR replies by server code, at most {@link #MAX_ERROR_CODES} entries; null until the first. */
   private TreeMap<Integer, ServerError> errors;
   /** Executions whose result rows the collector counted, and the rows they returned. */
@@ -55,6 +60,15 @@ public final class ShapeStats {
   public static final int MAX_ERROR_CODES = 8;
   /** Accounted bytes of a full error table (the recorder charges it when a shape first fails). */
   public static final long ERROR_TABLE_BYTES = MAX_ERROR_CODES * 160L + 64;
+
+  /**
+   * Clients a shape keeps counters for; past it the highest keys fold into {@link #OTHER_CLIENTS}
+   * (as for error codes: merges stay exact and order-independent).
+   */
+  public static final int MAX_CLIENTS = 16;
+
+  /** The client key that takes the clients past {@link #MAX_CLIENTS}. */
+  public static final String OTHER_CLIENTS = "(other clients)";
 
   public ShapeStats(
       String digest,
@@ -186,6 +200,49 @@ public final class ShapeStats {
     return count(Via.TEXT_EXECUTES) + count(Via.EXECUTES);
   }
 
+  /**
+   * This shape's counters per client key ({@link Source#clientKey()}), in key order: each array is
+   * indexed by {@link Via#ordinal()}. Empty when the collector did not attribute the shape.
+   */
+  public Map<String, long[]> clients() {
+    return clients == null
+        ? Collections.<String, long[]>emptyMap()
+        : Collections.unmodifiableMap(clients);
+  }
+
+  /** The counter {@code via} of client {@code key} (0 when the shape has no such client). */
+  public long count(String key, Via via) {
+    long[] c = clients == null ? null : clients.get(key);
+    return c == null ? 0 : c[via.ordinal()];
+  }
+
+  /** Adds {@code n} to client {@code key}'s counter {@code via} (not to the shape's own). */
+  public void addClient(String key, Via via, long n) {
+    if (n == 0) {
+      return;
+    }
+    if (clients == null) {
+      clients = new TreeMap<>();
+    }
+    long[] c = clients.get(key);
+    if (c == null) {
+      c = new long[Via.values().length];
+      clients.put(key, c);
+    }
+    c[via.ordinal()] += n;
+    while (clients.size() > MAX_CLIENTS) {
+      long[] last = clients.pollLastEntry().getValue();
+      long[] other = clients.get(OTHER_CLIENTS);
+      if (other == null) {
+        other = new long[Via.values().length];
+        clients.put(OTHER_CLIENTS, other);
+      }
+      for (int i = 0; i < last.length; i++) {
+        other[i] += last[i];
+      }
+    }
+  }
+
   /** ERR replies of this shape by server error code, in code order; empty when none failed. */
   public Map<Integer, ServerError> errors() {
     return errors == null
@@ -309,6 +366,13 @@ public final class ShapeStats {
           minSqlLength == 0 ? other.minSqlLength : Math.min(minSqlLength, other.minSqlLength);
     }
     maxSqlLength = Math.max(maxSqlLength, other.maxSqlLength);
+    if (other.clients != null) {
+      for (Map.Entry<String, long[]> e : other.clients.entrySet()) {
+        for (Via via : Via.values()) {
+          addClient(e.getKey(), via, e.getValue()[via.ordinal()]);
+        }
+      }
+    }
     for (ServerError e : other.errors().values()) {
       addError(e.code(), e.sqlState(), e.count(), e.timed(), e.nanos());
     }
@@ -329,6 +393,65 @@ public final class ShapeStats {
         latency.add(other.latency);
       }
     }
+  }
+
+  /**
+   * The part of this shape the clients {@code keys} sent ({@link #clients()}), or null when they
+   * sent none of it: their counters; the latency histogram and error table shared in the part's
+   * proportion of wire commands (of errors), as only counts were kept per client.
+   */
+  public ShapeStats part(java.util.Collection<String> keys) {
+    ShapeStats s = emptyCopy();
+    s.minSqlLength = minSqlLength;
+    s.maxSqlLength = maxSqlLength;
+    s.sample = sample;
+    boolean any = false;
+    for (String key : keys) {
+      long[] c = clients == null ? null : clients.get(key);
+      if (c == null) {
+        continue;
+      }
+      for (Via via : Via.values()) {
+        s.add(via, c[via.ordinal()]);
+        s.addClient(key, via, c[via.ordinal()]);
+        any |= c[via.ordinal()] != 0;
+      }
+    }
+    if (!any) {
+      return null;
+    }
+    long wire = wireCommands();
+    if (latency != null && wire > 0) {
+      s.latency =
+          latency.share(Math.round((double) latency.count() * s.wireCommands() / wire));
+    }
+    long failed = count(Via.ERRORS);
+    long partFailed = s.count(Via.ERRORS);
+    if (errors != null && partFailed > 0 && failed > 0) {
+      double f = Math.min(1.0, (double) partFailed / failed);
+      for (ServerError e : errors.values()) {
+        long n = Math.max(1, Math.round(e.count() * f));
+        s.addError(e.code(), e.sqlState(), n, Math.min(n, Math.round(e.timed() * f)),
+            Math.round(e.nanos() * f));
+      }
+    }
+    // Rows and statement patterns are not kept per client: the part takes its share of executions.
+    long executions = executions();
+    double share = executions == 0 ? 0 : Math.min(1.0, (double) s.executions() / executions);
+    if (rowsCounted > 0 && share > 0) {
+      s.addRows(Math.round(rowsCounted * share), Math.round(rows * share));
+    }
+    if (patterns != null && share > 0) {
+      for (PatternStats ps : patterns.values()) {
+        long n = Math.round(ps.executions() * share);
+        if (n > 0) {
+          s.addPattern(ps.kind(), ps.partner(), Math.max(1, Math.round(ps.transactions() * share)), n,
+              Math.round(ps.rows() * share), Math.min(n, Math.round(ps.timed() * share)),
+              Math.round(ps.nanos() * share));
+        }
+      }
+    }
+    return s;
   }
 
   /** A deep copy. */
@@ -368,7 +491,20 @@ public final class ShapeStats {
         && errors().equals(s.errors())
         && rowsCounted == s.rowsCounted
         && rows == s.rows
-        && new ArrayList<>(patterns()).equals(new ArrayList<>(s.patterns()));
+        && new ArrayList<>(patterns()).equals(new ArrayList<>(s.patterns()))
+        && sameClients(s);
+  }
+
+  private boolean sameClients(ShapeStats s) {
+    if (!clients().keySet().equals(s.clients().keySet())) {
+      return false;
+    }
+    for (Map.Entry<String, long[]> e : clients().entrySet()) {
+      if (!Arrays.equals(e.getValue(), s.clients.get(e.getKey()))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

@@ -126,6 +126,25 @@ public final class Source implements Comparable<Source> {
     return endMillis;
   }
 
+  /** The client key of sources without a client name ({@link #clientKey()}). */
+  public static final String UNNAMED_CLIENT = "(unnamed)";
+
+  /**
+   * The client this source names, as shapes and command counts are attributed to it ({@link
+   * ShapeStats#clients()}): the driver name, with {@code program_name} after a {@code " / "} when
+   * the source has one (the mysql CLI and sysbench share libmariadb's name); {@link
+   * #UNNAMED_CLIENT} without a driver name. Versions are not part of it: one client, any version.
+   */
+  public String clientKey() {
+    return clientKey(driverName, properties.get("program_name"));
+  }
+
+  /** {@link #clientKey()} of a driver name and program name (either may be null). */
+  public static String clientKey(String driverName, String programName) {
+    String name = driverName == null || driverName.isEmpty() ? UNNAMED_CLIENT : driverName;
+    return programName == null || programName.isEmpty() ? name : name + " / " + programName;
+  }
+
   /** True when {@code other} describes the same collector and configuration (windows aside). */
   public boolean sameOrigin(Source other) {
     return identity().equals(other.identity());

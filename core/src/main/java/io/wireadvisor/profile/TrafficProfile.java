@@ -35,6 +35,12 @@ public final class TrafficProfile {
   private final ConnectionStats connections = new ConnectionStats();
   private final TreeMap<String, Long> statementsByIsolation = new TreeMap<>();
   private long transactions;
+  /**
+   * Command counts per client key ({@link Source#clientKey()}), each indexed by {@link
+   * CommandType#ordinal()}; at most {@link ShapeStats#MAX_CLIENTS} keys (the highest past it fold
+   * into {@link ShapeStats#OTHER_CLIENTS}). Empty when the collector did not tell clients apart.
+   */
+  private final TreeMap<String, long[]> commandsByClient = new TreeMap<>();
 
   /** Sources, sorted; one per distinct collector instance and configuration. */
   public List<Source> sources() {
@@ -101,6 +107,35 @@ public final class TrafficProfile {
       commands.put(type, stats.copy());
     } else {
       existing.add(stats);
+    }
+  }
+
+  /** Command counts per client key, each indexed by {@link CommandType#ordinal()}; see there. */
+  public Map<String, long[]> commandsByClient() {
+    return Collections.unmodifiableMap(commandsByClient);
+  }
+
+  /** Adds {@code n} commands of {@code type} sent by client {@code key}. */
+  public void addClientCommands(String key, CommandType type, long n) {
+    if (n == 0) {
+      return;
+    }
+    long[] c = commandsByClient.get(key);
+    if (c == null) {
+      c = new long[CommandType.values().length];
+      commandsByClient.put(key, c);
+    }
+    c[type.ordinal()] += n;
+    while (commandsByClient.size() > ShapeStats.MAX_CLIENTS) {
+      long[] last = commandsByClient.pollLastEntry().getValue();
+      long[] other = commandsByClient.get(ShapeStats.OTHER_CLIENTS);
+      if (other == null) {
+        other = new long[CommandType.values().length];
+        commandsByClient.put(ShapeStats.OTHER_CLIENTS, other);
+      }
+      for (int i = 0; i < last.length; i++) {
+        other[i] += last[i];
+      }
     }
   }
 
@@ -188,6 +223,79 @@ public final class TrafficProfile {
     }
   }
 
+  /**
+   * True when this profile tells its clients' traffic apart: command counts per client were
+   * recorded and every counter of every shape is the sum of its clients' ({@link
+   * ShapeStats#clients()}). A profile merged with one from a collector that did not (the agent, a
+   * proxy from before) is not.
+   */
+  public boolean attributed() {
+    if (commandsByClient.isEmpty()) {
+      return false;
+    }
+    for (ShapeStats s : shapes.values()) {
+      for (Via via : Via.values()) {
+        long attributed = 0;
+        for (long[] c : s.clients().values()) {
+          attributed += c[via.ordinal()];
+        }
+        if (attributed != s.count(via)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The part of an {@link #attributed()} profile the clients {@code keys} ({@link
+   * Source#clientKey()}) sent, described by {@code sources}: their command counts and shapes
+   * ({@link ShapeStats#part}); command latencies shared in the part's proportion; probes counted
+   * from the part's probe shapes. Connection distributions and statements by isolation are not
+   * recorded per client: the part keeps the whole profile's.
+   */
+  public TrafficProfile part(Collection<Source> sources, Collection<String> keys) {
+    TrafficProfile p = new TrafficProfile();
+    for (Source s : sources) {
+      p.addSource(s);
+    }
+    for (CommandType type : CommandType.values()) {
+      long n = 0;
+      for (String key : keys) {
+        long[] c = commandsByClient.get(key);
+        if (c != null) {
+          n += c[type.ordinal()];
+          p.addClientCommands(key, type, c[type.ordinal()]);
+        }
+      }
+      CommandStats whole = commands.get(type);
+      if (n > 0 && whole != null) {
+        Histogram latency = whole.latency();
+        Histogram share =
+            latency == null || whole.count() == 0
+                ? null
+                : latency.share(Math.round((double) latency.count() * n / whole.count()));
+        p.addCommand(type, new CommandStats(Math.min(n, whole.count()), share));
+      }
+    }
+    for (ShapeStats s : shapes.values()) {
+      ShapeStats part = s.part(keys);
+      if (part != null) {
+        p.addShape(part);
+        if (part.probe() != null && part.executions() > 0) {
+          ProbeStats probe = new ProbeStats();
+          probe.add(part.executions());
+          p.addProbe(part.probe(), probe);
+        }
+      }
+    }
+    p.connections.add(connections);
+    for (Map.Entry<String, Long> e : statementsByIsolation.entrySet()) {
+      p.addStatementsUnder(e.getKey(), e.getValue());
+    }
+    return p;
+  }
+
   /** A new profile holding everything in this one and in {@code other}. */
   public TrafficProfile merge(TrafficProfile other) {
     TrafficProfile merged = new TrafficProfile();
@@ -224,6 +332,11 @@ public final class TrafficProfile {
       addStatementsUnder(e.getKey(), e.getValue());
     }
     addTransactions(other.transactions);
+    for (Map.Entry<String, long[]> e : other.commandsByClient.entrySet()) {
+      for (CommandType t : CommandType.values()) {
+        addClientCommands(e.getKey(), t, e.getValue()[t.ordinal()]);
+      }
+    }
   }
 
   /**
@@ -275,6 +388,11 @@ public final class TrafficProfile {
     for (Via via : Via.values()) {
       overflow.add(via, shape.count(via));
     }
+    for (Map.Entry<String, long[]> e : shape.clients().entrySet()) {
+      for (Via via : Via.values()) {
+        overflow.addClient(e.getKey(), via, e.getValue()[via.ordinal()]);
+      }
+    }
     overflow.observeSqlLength(shape.maxSqlLength());
     overflow.addRows(shape.rowsCounted(), shape.rows());
     // Its patterns go: their partners' identities would not survive the fold either.
@@ -299,7 +417,20 @@ public final class TrafficProfile {
         && probes.equals(p.probes)
         && connections.equals(p.connections)
         && statementsByIsolation.equals(p.statementsByIsolation)
-        && transactions == p.transactions;
+        && transactions == p.transactions
+        && sameCommandsByClient(p);
+  }
+
+  private boolean sameCommandsByClient(TrafficProfile p) {
+    if (!commandsByClient.keySet().equals(p.commandsByClient.keySet())) {
+      return false;
+    }
+    for (Map.Entry<String, long[]> e : commandsByClient.entrySet()) {
+      if (!java.util.Arrays.equals(e.getValue(), p.commandsByClient.get(e.getKey()))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

@@ -114,6 +114,9 @@ public final class WireSession {
   private long bytesTotal;
 
   private ProfileRecorder recorder;
+  /** The client's key ({@link #client}) and its slot in the recorder, -1 when none. */
+  private String clientKey;
+  private int clientSlot = -1;
   private volatile ConnectionHandle connection;
   private final StatementTable statements = new StatementTable();
   private final IdentitySet used = new IdentitySet();
@@ -193,6 +196,9 @@ public final class WireSession {
       ConnectionHandle old = connection;
       recorder = current;
       connection = current.openConnection();
+      if (clientKey != null) {
+        clientSlot = current.clientSlot(clientKey);
+      }
       forgetUsed();
       lastPrepared = null;
       transaction.clear(); // its shapes count in the old window
@@ -415,9 +421,27 @@ public final class WireSession {
 
   // ---- commands --------------------------------------------------------------------------
 
+  /**
+   * The client that sent this connection's login, by its key ({@link Source#clientKey()}): the
+   * commands and shapes recorded from now on count for it too (the proxy's, from the connection
+   * attributes). Without it nothing is attributed.
+   */
+  public void client(String key) {
+    clientKey = key;
+    clientSlot = key == null ? -1 : recorder.clientSlot(key);
+  }
+
+  /** The recorder's slot of this session's client, or -1 when none was told. */
+  public int clientSlot() {
+    return clientSlot;
+  }
+
   /** One command of {@code type} went out on this connection ({@code latencyNanos} < 0: untimed). */
   public void command(CommandType type, long latencyNanos) {
     recorder.command(type, latencyNanos);
+    if (clientSlot >= 0) {
+      recorder.clientCommand(clientSlot, type);
+    }
     connection.command();
     lastExecuted = null;
   }
@@ -591,13 +615,21 @@ public final class WireSession {
 
   // ---- rules ------------------------------------------------------------------------------
 
-  private static void record(
+  private void record(
       ShapeHandle shape, Via via, long latencyNanos, int errorCode, String sqlState) {
     shape.record(via, latencyNanos);
+    shape.recordClient(clientSlot, via);
     if (errorCode != NO_ERROR) {
       shape.record(Via.ERRORS);
+      shape.recordClient(clientSlot, Via.ERRORS);
       shape.recordError(errorCode, sqlState, latencyNanos);
     }
+  }
+
+  /** Counts one command of {@code via} of {@code shape} unanswered (a connection that closed). */
+  public void recordUnanswered(ShapeHandle shape, Via via) {
+    shape.record(via);
+    shape.recordClient(clientSlot, via);
   }
 
   /** Counts a probe and its cause, or a business statement under the session's isolation. */

@@ -124,6 +124,41 @@ final class ClientAttributes {
     return kept;
   }
 
+  /**
+   * Connector/J's connect-time read of the server's variables begins with its name and version in
+   * a comment (NativeSession.loadServerVariables, 8.0 and 9.x: {@code "/* " +
+   * DatabaseMetaData.getDriverVersion() + " *&#47;SELECT  @@session.auto_increment_increment ..."},
+   * the version {@code mysql-connector-j-9.5.0 (Revision: a7b3c94f...)}; 8.0.30 and before {@code
+   * mysql-connector-java-...}). Left out under {@code paranoid=true}, and sent once per URL and JVM
+   * under {@code cacheServerConfiguration=true} (which {@code useConfigs=maxPerformance} sets).
+   */
+  private static final java.util.regex.Pattern CONNECTOR_J_COMMENT =
+      java.util.regex.Pattern.compile(
+          "/\\* mysql-connector-j(?:ava)?-(\\d+\\.\\d+\\.\\d+[0-9A-Za-z.-]{0,20}) \\(Revision: ");
+
+  /** Characters of a first query looked at for {@link #CONNECTOR_J_COMMENT}. */
+  static final int COMMENT_CHARS = 120;
+
+  /**
+   * The attributes a client that sent none names in its first query, or null: Connector/J with
+   * {@code connectionAttributes=none} (as {@code useConfigs=maxPerformance} sets) by its
+   * connect-time comment ({@code _client_name} {@code MySQL Connector/J}, {@code _client_version}).
+   */
+  static Map<String, String> fromFirstQuery(String sql) {
+    if (sql == null || !sql.startsWith("/* mysql-connector-j")) {
+      return null;
+    }
+    java.util.regex.Matcher m =
+        CONNECTOR_J_COMMENT.matcher(sql.length() > COMMENT_CHARS ? sql.substring(0, COMMENT_CHARS) : sql);
+    if (!m.lookingAt()) {
+      return null;
+    }
+    Map<String, String> a = new TreeMap<>();
+    a.put("_client_name", "MySQL Connector/J");
+    a.put("_client_version", clean(m.group(1)));
+    return a;
+  }
+
   /** Control characters out, at most {@link #MAX_VALUE_CHARS} characters, secrets masked. */
   static String clean(String value) {
     StringBuilder sb = new StringBuilder(Math.min(value.length(), MAX_VALUE_CHARS));

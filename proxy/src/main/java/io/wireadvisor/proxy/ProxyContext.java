@@ -66,9 +66,10 @@ final class ProxyContext {
    * A client logged in with these connection attributes ({@link ClientAttributes#parse}): the
    * profile gets a source for its client name and version ({@code driverName}, {@code
    * driverVersion}) and the other kept attributes ({@code program_name}…, as properties); a
-   * client without attributes gets a source without a driver name.
+   * client without attributes gets a source without a driver name. Returns the client's key
+   * ({@link Source#clientKey()}), under which the connection's shapes and commands are attributed.
    */
-  synchronized void client(Map<String, String> attributes) {
+  synchronized String client(Map<String, String> attributes) {
     Map<String, String> props = new TreeMap<>(attributes);
     String name = props.remove("_client_name");
     String version = props.remove("_client_version");
@@ -82,10 +83,12 @@ final class ProxyContext {
         clients.putIfAbsent(key, Boolean.TRUE);
       }
     }
-    recorder.source(
+    Source source =
         new Source(
             Source.PROXY, WireProxy.VERSION, instance, name, version, serverVersion, null, null,
-            props, startMillis, startMillis));
+            props, startMillis, startMillis);
+    recorder.source(source);
+    return source.clientKey();
   }
 
   /** Distinct client sources registered (bounded by {@link #MAX_CLIENT_SOURCES}). */

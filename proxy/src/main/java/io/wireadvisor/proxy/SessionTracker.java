@@ -118,8 +118,11 @@ final class SessionTracker {
   private final WireSession session;
   private final Consumer<String> serverVersionListener;
   /** Told the client's kept connection attributes ({@link ClientAttributes}) at its login. */
-  private Consumer<java.util.Map<String, String>> clientListener = attributes -> {};
+  private java.util.function.Function<java.util.Map<String, String>, String> clientListener =
+      attributes -> null;
   private final ProxyStats stats;
+  /** The attributes of a client that sent no name, until its first command; else null. */
+  private java.util.Map<String, String> unnamed;
 
   private Phase phase = Phase.GREETING;
   private int serverCapabilities;
@@ -331,8 +334,35 @@ final class SessionTracker {
     return b;
   }
 
+  /**
+   * Registers the client of a login that named none, at its first command ({@code head} that
+   * command's first bytes when it is a COM_QUERY, else null): Connector/J without connection
+   * attributes by its connect-time comment ({@link ClientAttributes#fromFirstQuery}), any other
+   * as a client without a name.
+   */
+  private void nameUnnamed(byte[] head, int headLength) {
+    java.util.Map<String, String> attributes = unnamed;
+    unnamed = null;
+    if (head != null) {
+      int offset = QueryAttributes.sqlOffset(head, headLength, queryAttributes);
+      if (offset > 0) {
+        java.util.Map<String, String> named = ClientAttributes.fromFirstQuery(
+            QueryPacket.sql(head, offset, Math.min(headLength, offset + ClientAttributes.COMMENT_CHARS)));
+        if (named != null) {
+          java.util.Map<String, String> all = new java.util.TreeMap<>(attributes);
+          all.putAll(named);
+          attributes = all;
+          if (capture != null) {
+            capture.driver(named.get("_client_name"), named.get("_client_version"));
+          }
+        }
+      }
+    }
+    session.client(clientListener.apply(attributes));
+  }
+
   /** Tells {@code listener} the connection attributes each login names (bounded, see there). */
-  void clientListener(Consumer<java.util.Map<String, String>> listener) {
+  void clientListener(java.util.function.Function<java.util.Map<String, String>, String> listener) {
     this.clientListener = listener;
   }
 
@@ -387,12 +417,15 @@ final class SessionTracker {
     if (phase == Phase.CLOSED) {
       return;
     }
+    if (unnamed != null) {
+      nameUnnamed(null, 0);
+    }
     phase = Phase.CLOSED;
     while (ringSize > 0) {
       Pending p = ring[ringHead];
       session.command(p.type, -1);
       if (p.shape != null) {
-        p.shape.record(p.via);
+        session.recordUnanswered(p.shape, p.via);
       }
       pop();
     }
@@ -573,12 +606,19 @@ final class SessionTracker {
       login.exchange(plugin);
     }
     java.util.Map<String, String> attributes = ClientAttributes.parse(head, length, caps);
-    clientListener.accept(attributes);
+    if (attributes.containsKey("_client_name")) {
+      session.client(clientListener.apply(attributes));
+    } else {
+      unnamed = attributes; // named at the first command: Connector/J may name itself there
+    }
     clientCapabilities = caps;
     if (capture != null) {
       capture.schema(LoginGuard.handshakeDatabase(head, length, caps));
-      // A capture names the driver its connections run (replay compares it with its own).
-      capture.driver(attributes.get("_client_name"), attributes.get("_client_version"));
+      // A capture names the driver its connections run (replay compares it with its own); a
+      // Connector/J that sent no attributes names itself at its first query (nameUnnamed).
+      if (attributes.containsKey("_client_name")) {
+        capture.driver(attributes.get("_client_name"), attributes.get("_client_version"));
+      }
     }
     int negotiated = caps & serverCapabilities;
     deprecateEof = (negotiated & Capabilities.CLIENT_DEPRECATE_EOF) != 0;
@@ -694,6 +734,9 @@ final class SessionTracker {
       String plugin = login.changeUserPlugin(clientCapabilities, head, Math.min(length, headLength), length);
       login.refuseUnlessChallengeResponse(plugin, "the client's COM_CHANGE_USER names it");
       login.exchange(plugin);
+    }
+    if (unnamed != null) {
+      nameUnnamed(type == CommandType.QUERY ? head : null, headLength);
     }
     Pending p = push(type, seq);
     // The server reads this command's text in the mode the connection is in now.

@@ -45,6 +45,28 @@ class ClientAttributesTest {
   }
 
   @Test
+  void connectorJWithoutAttributesIsNamedByItsConnectTimeComment() {
+    // NativeSession.loadServerVariables: "/* " + getDriverVersion() + " */SELECT  @@session...",
+    // getDriverVersion() = CJ_FULL_NAME + " (Revision: " + CJ_REVISION + ")" (9.5.0 and 8.0.33).
+    String v95 = "/* mysql-connector-j-9.5.0 (Revision: a7b3c94f50efbddb9f0dd69b3e0d1aaa25305cd6) */"
+        + "SELECT  @@session.auto_increment_increment AS auto_increment_increment";
+    assertThat(ClientAttributes.fromFirstQuery(v95))
+        .containsExactly(Map.entry("_client_name", "MySQL Connector/J"),
+            Map.entry("_client_version", "9.5.0"));
+    String v8033 = "/* mysql-connector-j-8.0.33 (Revision: 7d6b0800528b6b25c68b52dc10d6c1c8429c100c) */"
+        + "SELECT  @@session.auto_increment_increment";
+    assertThat(ClientAttributes.fromFirstQuery(v8033)).containsEntry("_client_version", "8.0.33");
+    assertThat(ClientAttributes.fromFirstQuery(
+        "/* mysql-connector-java-8.0.30 (Revision: x) */SELECT 1")).containsEntry("_client_version", "8.0.30");
+    // Anything else names nobody, cut or not.
+    assertThat(ClientAttributes.fromFirstQuery("SELECT @@session.auto_increment_increment")).isNull();
+    assertThat(ClientAttributes.fromFirstQuery("/* mysql-connector-j-9.5.0 */SELECT 1")).isNull();
+    assertThat(ClientAttributes.fromFirstQuery("/* mysql-connector-j-9.5.0")).isNull();
+    assertThat(ClientAttributes.fromFirstQuery(null)).isNull();
+    assertThat(ClientAttributes.fromFirstQuery("/* mysql-connector-j-" + "9".repeat(200))).isNull();
+  }
+
+  @Test
   void attributesAfterDatabaseAndPluginAreRead() {
     byte[] p = response(ATTRS | Capabilities.CLIENT_CONNECT_WITH_DB, attrs(
         "_client_name", "pymysql", "_client_version", "1.2.4", "_pid", "19718"));
@@ -123,10 +145,47 @@ class ClientAttributesTest {
   }
 
   @Test
+  void aLoginWithoutANameIsNamedAtItsFirstCommandAndItsTrafficAttributed() throws Exception {
+    for (String first : List.of(
+        "/* mysql-connector-j-9.5.0 (Revision: a7b3c94f50efbddb9f0dd69b3e0d1aaa25305cd6) */"
+            + "SELECT  @@session.auto_increment_increment AS auto_increment_increment",
+        "SELECT 1")) {
+      TrackerHarness h = new TrackerHarness();
+      List<Map<String, String>> told = new ArrayList<>();
+      h.tracker.clientListener(a -> {
+        told.add(a);
+        return io.wireadvisor.profile.Source.clientKey(a.get("_client_name"), null);
+      });
+      int caps = TrackerHarness.BASE_CAPS; // connectionAttributes=none: no CLIENT_CONNECT_ATTRS
+      h.server(packet(0, Wire.greeting("8.0.11-TiDB-v8.5.3", caps, "mysql_native_password")));
+      h.client(packet(1, Wire.handshakeResponse(caps, "app", new byte[20], "mysql_native_password")));
+      h.server(packet(2, Wire.ok(2)));
+      assertThat(told).isEmpty(); // not yet: the first command may name the client
+      h.client(packet(0, Wire.query(first)));
+      h.server(packet(1, Wire.ok(0)));
+      h.client(packet(0, Wire.query("SELECT 1")));
+      h.server(packet(1, Wire.ok(0)));
+      TrafficProfile p = h.recorder.snapshot();
+      if (first.startsWith("/*")) {
+        assertThat(told).containsExactly(
+            Map.of("_client_name", "MySQL Connector/J", "_client_version", "9.5.0"));
+        assertThat(p.commandsByClient()).containsOnlyKeys("MySQL Connector/J");
+      } else {
+        assertThat(told).containsExactly(Map.of());
+        assertThat(p.commandsByClient()).containsOnlyKeys(io.wireadvisor.profile.Source.UNNAMED_CLIENT);
+      }
+      assertThat(p.attributed()).isTrue();
+    }
+  }
+
+  @Test
   void theTrackerTellsTheAttributesAndForwardsTheResponseUnchanged() throws Exception {
     TrackerHarness h = new TrackerHarness();
     List<Map<String, String>> told = new ArrayList<>();
-    h.tracker.clientListener(told::add);
+    h.tracker.clientListener(a -> {
+      told.add(a);
+      return io.wireadvisor.profile.Source.clientKey(a.get("_client_name"), null);
+    });
     int caps = TrackerHarness.BASE_CAPS | ATTRS;
     h.server(packet(0, Wire.greeting("8.0.11-TiDB-v8.5.3", caps, "mysql_native_password")));
     byte[] response = Wire.concat(

@@ -156,6 +156,61 @@ class ClientLanguageIT {
     }
   }
 
+  @Test
+  void phpPdoWithEmulatedPreparesIsToldToTurnThemOff() throws Exception {
+    // pdo_mysql emulates prepares by default (php-src ext/pdo_mysql/mysql_driver.c:
+    // H->emulate_prepare = 1): $pdo->prepare() + execute() sends the values inside COM_QUERY.
+    Path script = php("pdo.php",
+        "<?php\n"
+            + "$pdo = new PDO('mysql:host=127.0.0.1;port=' . $argv[1] . ';dbname=' . $argv[3],"
+            + " $argv[2], getenv('WA_PW'));\n"
+            + "$st = $pdo->prepare('SELECT v FROM t WHERE id = ?');\n"
+            + "for ($i = 0; $i < " + REPEATS + "; $i++) { $st->execute([$i % 10]); $st->fetchAll(); }\n");
+    try (ProxiedServer p = proxy()) {
+      String db = table("client_php_pdo");
+      Run r = run(List.of("php", script.toString(), String.valueOf(p.proxy.port()), server.user(),
+          db), null, server.password());
+      assertThat(r.exit).as(r.output).isZero();
+      String report = report(p, "mysqlnd", "PHP mysqlnd (PDO_MySQL, mysqli)");
+      assertThat(report).contains("PDO::ATTR_EMULATE_PREPARES => false");
+      // The wire shows the default: text statements, no COM_STMT_PREPARE.
+      TrafficProfile profile = p.proxy.profile();
+      assertThat(profile.total(io.wireadvisor.profile.Via.TEXT_EXECUTES))
+          .isGreaterThanOrEqualTo(REPEATS);
+      assertThat(profile.total(io.wireadvisor.profile.Via.PREPARES)).isZero();
+    }
+  }
+
+  @Test
+  void phpMysqliQueryIsToldItsPrepare() throws Exception {
+    Path script = php("mysqli.php",
+        "<?php\n"
+            + "mysqli_report(MYSQLI_REPORT_ERROR | MYSQLI_REPORT_STRICT);\n"
+            + "$m = new mysqli('127.0.0.1', $argv[2], getenv('WA_PW'), $argv[3], (int) $argv[1]);\n"
+            + "for ($i = 0; $i < " + REPEATS + "; $i++) {"
+            + " $m->query('SELECT v FROM t WHERE id = ' . ($i % 10))->fetch_all(); }\n");
+    try (ProxiedServer p = proxy()) {
+      String db = table("client_php_mysqli");
+      Run r = run(List.of("php", script.toString(), String.valueOf(p.proxy.port()), server.user(),
+          db), null, server.password());
+      assertThat(r.exit).as(r.output).isZero();
+      String report = report(p, "mysqlnd", "PHP mysqlnd (PDO_MySQL, mysqli)");
+      assertThat(report).contains("$mysqli->prepare()");
+    }
+  }
+
+  /** A PHP script in target/client-language-it/php, when php with pdo_mysql and mysqli runs. */
+  private static Path php(String name, String code) throws Exception {
+    Run modules = run(List.of("php", "-m"), null, null);
+    Assumptions.assumeTrue(modules.exit == 0 && modules.output.contains("pdo_mysql")
+            && modules.output.contains("mysqli"),
+        "no php with pdo_mysql and mysqli on the PATH (Debian: apt-get install php-cli php-mysql): "
+            + modules.output);
+    Path dir = Path.of("target", "client-language-it", "php").toAbsolutePath();
+    Files.createDirectories(dir);
+    return Files.writeString(dir.resolve(name), code);
+  }
+
   /** The client's sources copied to target/client-language-it/{@code name} (built there). */
   private static Path copy(String name, String... files) throws IOException {
     Path dir = Path.of("target", "client-language-it", name).toAbsolutePath();
@@ -188,13 +243,21 @@ class ClientLanguageIT {
   }
 
   @Test
-  void connectorJWithoutConnectionAttributesIsAnUnknownClient() throws Exception {
-    // useConfigs=maxPerformance sets connectionAttributes=none: no attributes, no name, no JDBC
-    // lines; an explicit connectionAttributes wins over the bundle (what the replayer sets).
+  void connectorJWithoutConnectionAttributesIsNamedByItsConnectTimeComment() throws Exception {
+    // useConfigs=maxPerformance sets connectionAttributes=none: no attributes. Its first
+    // connection per URL still reads the server's variables under a comment naming the driver
+    // ("/* mysql-connector-j-X.Y.Z (Revision: ...) */SELECT  @@session..."); the bundle's
+    // cacheServerConfiguration=true spares the next connections that read, so they stay unnamed.
+    // An explicit connectionAttributes wins over the bundle (what the replayer sets).
     try (ProxiedServer p = proxy()) {
       String db = table("client_cj_none");
+      String version;
       try (Connection c = p.connect(db, "useConfigs=maxPerformance")) {
         c.createStatement().executeQuery("SELECT 1").close();
+        version = c.getMetaData().getDriverVersion().replaceAll("^mysql-connector-j-([^ ]+).*", "$1");
+      }
+      try (Connection c = p.connect(db, "useConfigs=maxPerformance")) {
+        c.createStatement().executeQuery("SELECT 2").close();
       }
       try (Connection c = p.connect(db,
           "useConfigs=maxPerformance&connectionAttributes=program_name:wire-advisor-replay")) {
@@ -202,11 +265,103 @@ class ClientLanguageIT {
       }
       FaultsIT.waitFor(p.proxy::clientConnections, 0);
       assertThat(p.proxy.profile().sources())
-          .extracting(Source::driverName, s -> s.property("program_name"))
+          .extracting(Source::driverName, Source::driverVersion, s -> s.property("program_name"))
           .containsExactlyInAnyOrder(
-              org.assertj.core.groups.Tuple.tuple(null, null),
-              org.assertj.core.groups.Tuple.tuple("MySQL Connector/J", "wire-advisor-replay"));
+              org.assertj.core.groups.Tuple.tuple("MySQL Connector/J", version, null),
+              org.assertj.core.groups.Tuple.tuple(null, null, null),
+              org.assertj.core.groups.Tuple.tuple("MySQL Connector/J", version,
+                  "wire-advisor-replay"));
     }
+  }
+
+  @Test
+  void mixedTrafficOfConnectorJAndPyMySqlIsToldPerClient() throws Exception {
+    Run probe = run(List.of("python3", "-c", "import pymysql"), null, null);
+    Assumptions.assumeTrue(probe.exit == 0,
+        "python3 cannot import pymysql (bin/ensure-sql-clients installs it): " + probe.output);
+    try (ProxiedServer p = proxy()) {
+      String db = table("client_mixed");
+      String script =
+          "import os, sys, pymysql\n"
+              + "c = pymysql.connect(host='127.0.0.1', port=int(sys.argv[1]), user=sys.argv[2],"
+              + " password=os.environ['WA_PW'], database=sys.argv[3], ssl_disabled=True)\n"
+              + "cur = c.cursor()\n"
+              + "for i in range(" + REPEATS + "):\n"
+              + "    cur.execute('SELECT v FROM t WHERE id = %s', (i % 10,)); cur.fetchall()\n"
+              + "    cur.execute('SELECT id FROM t WHERE v = %s', ('a',)); cur.fetchall()\n"
+              + "c.close()\n";
+      // Both at once: the Python process runs while Connector/J sends its statements.
+      java.util.concurrent.CompletableFuture<Run> python =
+          java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+              return run(List.of("python3", "-c", script, String.valueOf(p.proxy.port()),
+                  server.user(), db), null, server.password());
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              return new Run(-1, "interrupted");
+            }
+          });
+      try (Connection c = p.connect(db, "");
+          Statement s = c.createStatement()) {
+        for (int i = 0; i < REPEATS; i++) {
+          s.executeQuery("SELECT v FROM t WHERE id = " + (i % 10)).close();
+        }
+      }
+      Run r = python.get(300, TimeUnit.SECONDS);
+      assertThat(r.exit).as(r.output).isZero();
+      FaultsIT.waitFor(p.proxy::clientConnections, 0);
+
+      TrafficProfile profile = ProfileJson.fromJson(get(p, "/profile"));
+      assertThat(profile.sources()).extracting(Source::driverName)
+          .containsExactlyInAnyOrder("MySQL Connector/J", "pymysql");
+      assertThat(profile.attributed()).isTrue();
+      // The statement both sent is one shape, its executions told apart per client.
+      io.wireadvisor.profile.ShapeStats shared = profile.shapes().values().stream()
+          .filter(x -> x.digestText().toLowerCase(java.util.Locale.ROOT)
+              .matches("select v from t where id = \\?"))
+          .findFirst().orElseThrow();
+      assertThat(shared.count("MySQL Connector/J", io.wireadvisor.profile.Via.TEXT_EXECUTES))
+          .isEqualTo(REPEATS);
+      assertThat(shared.count("pymysql", io.wireadvisor.profile.Via.TEXT_EXECUTES))
+          .isEqualTo(REPEATS);
+      io.wireadvisor.profile.ShapeStats pyOnly = profile.shapes().values().stream()
+          .filter(x -> x.digestText().toLowerCase(java.util.Locale.ROOT)
+              .matches("select id from t where v = \\?"))
+          .findFirst().orElseThrow();
+      assertThat(pyOnly.clients()).containsOnlyKeys("pymysql");
+      assertThat(pyOnly.count(io.wireadvisor.profile.Via.TEXT_EXECUTES)).isEqualTo(REPEATS);
+
+      String text = get(p, "/report?format=text");
+      Path out = Path.of("target", "client-language-it");
+      Files.createDirectories(out);
+      Files.writeString(out.resolve("mixed-connector-j-pymysql.txt"), text);
+      assertThat(text).contains("Recommendations by client");
+      String jdbc = section(text, "Client: MySQL Connector/J");
+      String py = section(text, "Client: PyMySQL");
+      assertThat(jdbc).contains("useServerPrepStmts=true", "dataSource.useServerPrepStmts=true")
+          .doesNotContain("PyMySQL");
+      assertThat(py).contains("PyMySQL has no server-side prepared statements");
+      for (String line : JDBC_LINES) {
+        assertThat(py).as("%s in PyMySQL's group", line).doesNotContain(line);
+      }
+      // Each group's estimate from its own shapes: PyMySQL sent twice Connector/J's statements.
+      assertThat(jdbc).contains("wire commands (");
+      String json = get(p, "/report?format=json");
+      assertThat(json).contains("\"byClient\"", "\"kind\" : \"CONNECTOR_J\"",
+          "\"kind\" : \"PYMYSQL\"");
+      assertThat(get(p, "/report?format=markdown")).contains("## Client: PyMySQL");
+      assertThat(get(p, "/report?format=html")).contains("Client: PyMySQL");
+    }
+  }
+
+  /** The text of one client group of a report: from its heading to the next group or section. */
+  private static String section(String text, String heading) {
+    int at = text.indexOf(heading);
+    assertThat(at).as("%s in%n%s", heading, text).isNotNegative();
+    int next = text.indexOf("\nClient: ", at + heading.length());
+    int end = text.indexOf("\nProfile\n-------", at);
+    int stop = next < 0 ? end : Math.min(next, end < 0 ? next : end);
+    return stop < 0 ? text.substring(at) : text.substring(at, stop);
   }
 
   private ProxiedServer proxy() throws IOException, InterruptedException {
