@@ -127,12 +127,15 @@ class SpringShopIT {
       }
       assertThat(lines).as("the report's Spring Boot lines:%n%s", report).isNotEmpty();
       TrafficProfile best = bestRun.get(SIDE_RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-      // 3. The report's lines and the one an expert adds for this application (see the finding).
+      // 3. Where the report does not give the batch fetch: its lines and the one an expert adds
+      //    for this application (see the finding), to show that line is the whole gap.
+      boolean advisesBatchFetch = lines.stream().anyMatch(l -> l.contains("batch_fetch_size"));
       List<String> plusExpert = new ArrayList<>(lines);
       plusExpert.add(EXPERT_LINE);
-      Future<TrafficProfile> plusRun = side.submit(() -> run(server, dir, "report-plus-expert", plusExpert));
+      Future<TrafficProfile> plusRun = advisesBatchFetch
+          ? null : side.submit(() -> run(server, dir, "report-plus-expert", plusExpert));
       TrafficProfile reportOnly = run(server, dir, "report", lines);
-      TrafficProfile reportPlusExpert = plusRun.get(SIDE_RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+      TrafficProfile reportPlusExpert = plusRun == null ? null : plusRun.get(SIDE_RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
       compare(server, view, before, lines, reportOnly, reportPlusExpert, best);
     } finally {
       side.shutdownNow();
@@ -149,7 +152,9 @@ class SpringShopIT {
         "config", "commands", "per op", "per stmt", "ERR");
     print("before", before);
     print("report", reportOnly);
-    print("report+line", reportPlusExpert);
+    if (reportPlusExpert != null) {
+      print("report+line", reportPlusExpert);
+    }
     print("best by hand", best);
     System.out.println("report lines: " + lines);
 
