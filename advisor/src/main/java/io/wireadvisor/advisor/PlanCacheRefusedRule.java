@@ -203,8 +203,8 @@ public final class PlanCacheRefusedRule implements Rule {
       }
     }
     rec.evidence(
-        "The summary covers TiDB's current interval (tidb_stmt_summary_refresh_interval), which may be"
-            + " longer than the profile's window.");
+        "The summary covers TiDB's intervals (tidb_stmt_summary_refresh_interval) that overlap the profile's"
+            + " window, which may be longer than it.");
     Change.Builder change = Change.builder();
     for (String v : variables) {
       change.sql("SET GLOBAL " + v + " = ON;");
