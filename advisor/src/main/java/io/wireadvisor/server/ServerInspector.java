@@ -42,6 +42,9 @@ public final class ServerInspector {
    */
   static final int MAX_HISTORY_ROWS = 4 * MAX_STATEMENTS;
 
+  /** Added to each side of a profile's window: the application's clock and TiDB's may differ. */
+  static final long CLOCK_MARGIN_MILLIS = 60_000;
+
   private ServerInspector() {}
 
   /**
@@ -76,8 +79,9 @@ public final class ServerInspector {
    * toMillis}, epoch milliseconds: a profile's start and end), TiDB's statements are read from
    * {@code STATEMENTS_SUMMARY_HISTORY} for every interval that overlaps it (the history holds the
    * current interval too), so a summary that rotated after the profile was taken still has it; a
-   * statement's rows of several intervals are added up. Without a window, or when the history has
-   * nothing for it, {@code STATEMENTS_SUMMARY} (the current interval) is read.
+   * statement's rows of several intervals are added up; the window is widened by a minute each side
+   * for clocks that differ. Without a window, or on a TiDB without a readable history table, {@code
+   * STATEMENTS_SUMMARY} (the current interval) is read.
    */
   public static ServerView inspect(Connection c, String statusUrl, long fromMillis, long toMillis)
       throws SQLException, IOException {
@@ -137,11 +141,11 @@ public final class ServerInspector {
         String columnList =
             "SCHEMA_NAME, DIGEST_TEXT, EXEC_COUNT, PLAN_CACHE_HITS, PLAN_IN_CACHE, SUM_LATENCY, DIGEST,"
                 + " AVG_PROCESSED_KEYS, " + unqualified + ", " + reason + ", " + parse + ", " + compile;
-        List<StatementSummary> rows = java.util.Collections.emptyList();
+        List<StatementSummary> rows = null;
         if (fromMillis > 0 && toMillis >= fromMillis) {
-          rows = history(st, columnList, fromMillis, toMillis);
+          rows = history(st, columnList, fromMillis - CLOCK_MARGIN_MILLIS, toMillis + CLOCK_MARGIN_MILLIS);
         }
-        if (rows.isEmpty()) {
+        if (rows == null) {
           rows = new ArrayList<StatementSummary>();
           try (ResultSet rs =
               st.executeQuery(
@@ -177,8 +181,9 @@ public final class ServerInspector {
   }
 
   /**
-   * The summary rows of the intervals overlapping [from, to], merged per schema and digest; empty
-   * when this TiDB keeps no history (or has no such table). Interval times are compared in the
+   * The summary rows of the intervals overlapping [from, to], merged per schema and digest (empty
+   * when nothing ran then: the current interval is not the window's); null when this TiDB has no
+   * readable history table. Interval times are compared in the
    * session's time zone, in which TiDB shows them and FROM_UNIXTIME converts.
    */
   private static List<StatementSummary> history(Statement st, String columnList, long fromMillis, long toMillis)
@@ -196,7 +201,7 @@ public final class ServerInspector {
         ends.add(rs.getLong(13));
       }
     } catch (SQLException e) {
-      return java.util.Collections.emptyList(); // no history on this TiDB: the current interval is read
+      return null; // no history on this TiDB: the current interval is read
     }
     Integer[] order = new Integer[rows.size()];
     for (int i = 0; i < order.length; i++) {
