@@ -157,6 +157,12 @@ public final class ProfileJson {
       }
       g.writeEndObject();
     }
+    if (p.firstStatementMillis() > 0) {
+      g.writeObjectFieldStart("traffic");
+      g.writeNumberField("firstStatementMillis", p.firstStatementMillis());
+      g.writeNumberField("lastStatementMillis", p.lastStatementMillis());
+      g.writeEndObject();
+    }
 
     g.writeEndObject();
   }
@@ -258,7 +264,7 @@ public final class ProfileJson {
       Arrays.asList(
           "schema", "schemaVersion", "sources", "commands", "shapes", "probes", "connections");
   /** Top-level fields a profile may have (written by newer collectors; older ones lack them). */
-  private static final List<String> OPTIONAL_FIELDS = Arrays.asList("statementsByIsolation");
+  private static final List<String> OPTIONAL_FIELDS = Arrays.asList("statementsByIsolation", "traffic");
   /** The keys of statementsByIsolation. */
   private static final List<String> ISOLATIONS =
       Arrays.asList("READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE", "unknown");
@@ -470,6 +476,18 @@ public final class ProfileJson {
           break;
         case "connections":
           readConnections(r, p);
+          break;
+        case "traffic":
+          {
+            Node span = r.field(name);
+            span.allowOnly("firstStatementMillis", "lastStatementMillis");
+            long first = span.field("firstStatementMillis").nonNegative();
+            long last = span.field("lastStatementMillis").nonNegative();
+            if (last < first) {
+              throw new ProfileFormatException("traffic.lastStatementMillis", "is before firstStatementMillis");
+            }
+            p.observeTraffic(first, last);
+          }
           break;
         case "statementsByIsolation":
           for (Map.Entry<String, Node> e : r.field(name).fields()) {

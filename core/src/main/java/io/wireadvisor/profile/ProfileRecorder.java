@@ -51,6 +51,8 @@ public final class ProfileRecorder {
     "READ-UNCOMMITTED", "READ-COMMITTED", "REPEATABLE-READ", "SERIALIZABLE", "unknown"
   };
   private final LongAdder[] byIsolation = new LongAdder[ISOLATIONS.length];
+  /** Wall-clock times of the first and last execution of a non-DDL statement (0 before any). */
+  final TrafficSpan traffic = new TrafficSpan();
   private final ConcurrentHistogram[] commandLatency =
       new ConcurrentHistogram[CommandType.values().length];
 
@@ -380,6 +382,7 @@ public final class ProfileRecorder {
     for (int i = 0; i < byIsolation.length; i++) {
       p.addStatementsUnder(ISOLATIONS[i], byIsolation[i].sum());
     }
+    p.observeTraffic(traffic.first.get(), traffic.last.get());
     for (ShapeAggregate a : byDigest.values()) {
       p.addShape(a.snapshot());
     }
@@ -422,12 +425,15 @@ public final class ProfileRecorder {
     final AtomicInteger maxLength = new AtomicInteger();
     /** The recorder's shape-byte account (not the recorder), charged for an error table. */
     final AtomicLong shapeBytes;
+    /** The recorder's traffic span (not the recorder); null for DDL, which does not count. */
+    final TrafficSpan traffic;
     /** ERR replies by code: a shape's error table, made on its first error; guarded by this. */
     private ShapeStats errors;
 
     ShapeAggregate(ProfileRecorder recorder, ShapeStats template, String sample) {
       this.recorderId = recorder.id;
       this.shapeBytes = recorder.shapeBytes;
+      this.traffic = template.kind() == io.wireadvisor.sql.StatementKind.DDL ? null : recorder.traffic;
       this.template = template;
       this.sample = sample;
       for (int i = 0; i < counters.length; i++) {
@@ -616,11 +622,19 @@ public final class ProfileRecorder {
     /** Counts one command of this shape. */
     public void record(Via via) {
       aggregate.counters[via.ordinal()].increment();
+      span(via);
+    }
+
+    private void span(Via via) {
+      if (aggregate.traffic != null && (via == Via.EXECUTES || via == Via.TEXT_EXECUTES)) {
+        aggregate.traffic.observe(System.currentTimeMillis());
+      }
     }
 
     /** Counts one command of this shape and its latency. */
     public void record(Via via, long latencyNanos) {
       aggregate.counters[via.ordinal()].increment();
+      span(via);
       if (latencyNanos >= 0) {
         aggregate.latency.record(latencyNanos);
       }
@@ -637,6 +651,22 @@ public final class ProfileRecorder {
     /** Counts {@code n} events at once (e.g. the statements of one batch). */
     public void add(Via via, long n) {
       aggregate.counters[via.ordinal()].add(n);
+    }
+  }
+
+  /** First and last execution times, shared by a recorder's shapes; two longs. */
+  static final class TrafficSpan {
+    final AtomicLong first = new AtomicLong();
+    final AtomicLong last = new AtomicLong();
+
+    void observe(long now) {
+      if (first.get() == 0) {
+        first.compareAndSet(0, now);
+      }
+      long l = last.get();
+      while (now > l && !last.compareAndSet(l, now)) {
+        l = last.get();
+      }
     }
   }
 }
