@@ -77,6 +77,14 @@ public final class PlanCacheRefusedRule implements Rule {
 
   /** The profile's statements TiDB refused at least {@code minRefusals} times, most refused first. */
   static List<Refused> refused(TrafficProfile profile, ServerView server, long minRefusals) {
+    return refused(profile, server, minRefusals, MIN_SILENT_EXECUTIONS);
+  }
+
+  /**
+   * As {@link #refused(TrafficProfile, ServerView, long)}, with {@code minSilent} prepared executions
+   * (and summary executions) for a statement never served from the cache without a reason.
+   */
+  static List<Refused> refused(TrafficProfile profile, ServerView server, long minRefusals, long minSilent) {
     if (server == null || !server.isTiDB()) {
       return Collections.emptyList();
     }
@@ -122,8 +130,8 @@ public final class PlanCacheRefusedRule implements Rule {
     for (Refused r : silent.values()) {
       if (!byShape.containsKey(r.shape)
           && r.hits == 0
-          && r.executions >= MIN_SILENT_EXECUTIONS
-          && prepared.get(r.shape) >= MIN_SILENT_EXECUTIONS) {
+          && r.executions >= minSilent
+          && prepared.get(r.shape) >= minSilent) {
         out.add(r);
       }
     }
@@ -261,13 +269,41 @@ public final class PlanCacheRefusedRule implements Rule {
           new Withheld(ID, "which statements TiDB's plan cache refuses",
               "STATEMENTS_SUMMARY.PLAN_CACHE_UNQUALIFIED (TiDB v7.x or later)", "TiDB " + server.versionString() + " without it"));
     }
-    List<Refused> few = refused(profile, server, 1);
-    if (few.isEmpty()) {
-      return Collections.emptyList();
+    // Below the minimums: refusals TiDB recorded, and prepared statements executed at least twice
+    // (a first execution is never from the cache) that never were.
+    List<Withheld> out = new ArrayList<Withheld>();
+    long mostRefused = 0;
+    int refusedCount = 0;
+    long mostSilent = 0;
+    int silentCount = 0;
+    for (Refused r : refused(profile, server, 1, 2)) {
+      if (r.silent()) {
+        silentCount++;
+        mostSilent = Math.max(mostSilent, Math.min(r.executions, prepared(profile, r.shape)));
+      } else {
+        refusedCount++;
+        mostRefused = Math.max(mostRefused, r.refusals);
+      }
     }
-    long most = few.get(0).refusals;
-    return Collections.singletonList(
-        new Withheld(ID, "the statements TiDB's plan cache refused (" + few.size() + ")",
-            MIN_REFUSALS + " refusals of one statement", "at most " + most));
+    if (refusedCount > 0) {
+      out.add(new Withheld(ID, "the statements TiDB's plan cache refused (" + refusedCount + ")",
+          MIN_REFUSALS + " refusals of one statement", "at most " + mostRefused));
+    }
+    if (silentCount > 0) {
+      out.add(new Withheld(ID, "the prepared statements never served from TiDB's plan cache, for which TiDB gave no reason ("
+              + silentCount + ")",
+          MIN_SILENT_EXECUTIONS + " prepared executions of one statement", "at most " + mostSilent));
+    }
+    return out;
+  }
+
+  private static long prepared(TrafficProfile profile, String digestText) {
+    long n = 0;
+    for (ShapeStats s : profile.shapes().values()) {
+      if (s.digestText().equals(digestText)) {
+        n += s.count(Via.EXECUTES);
+      }
+    }
+    return n;
   }
 }

@@ -133,7 +133,13 @@ class PlanCacheRefusedRuleTest {
         BankLikeProfiles.tidb(7).toBuilder().global("tidb_enable_prepared_plan_cache", "OFF").statement(never).build())).isNull();
     // Fewer executions in the summary than the stated minimum.
     StatementSummary few = silentRow("select `bank` . `t12` /* shape 0 */", PlanCacheRefusedRule.MIN_SILENT_EXECUTIONS - 1, 0);
-    assertThat(rule.evaluate(BankLikeProfiles.scenario(7), BankLikeProfiles.tidb(7).toBuilder().statement(few).build())).isNull();
+    ServerView fewView = BankLikeProfiles.tidb(7).toBuilder().statement(few).build();
+    assertThat(rule.evaluate(BankLikeProfiles.scenario(7), fewView)).isNull();
+    assertThat(rule.withheld(BankLikeProfiles.scenario(7), fewView)).singleElement()
+        .satisfies(w -> assertThat(w.message())
+            .startsWith("not enough traffic to judge the prepared statements never served from TiDB's plan cache,"
+                + " for which TiDB gave no reason (1)")
+            .contains("need 10 prepared executions of one statement; have at most 9"));
     StatementSummary enough = silentRow("select `bank` . `t12` /* shape 0 */", PlanCacheRefusedRule.MIN_SILENT_EXECUTIONS, 0);
     assertThat(rule.evaluate(BankLikeProfiles.scenario(7), BankLikeProfiles.tidb(7).toBuilder().statement(enough).build())).isNotNull();
   }
