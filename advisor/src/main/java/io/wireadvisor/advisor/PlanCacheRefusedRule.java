@@ -94,7 +94,7 @@ public final class PlanCacheRefusedRule implements Rule {
       if (Workload.isBusiness(s)) {
         shapes.put(SummaryMatch.normalize(s.digestText()), s.digestText());
         Long before = prepared.get(s.digestText());
-        prepared.put(s.digestText(), (before == null ? 0 : before) + s.count(Via.EXECUTES));
+        prepared.put(s.digestText(), (before == null ? 0 : before) + reusable(s, server));
       }
     }
     boolean cacheOn = !server.globalOff(PlanCacheRule.ENABLE);
@@ -279,7 +279,7 @@ public final class PlanCacheRefusedRule implements Rule {
     for (Refused r : refused(profile, server, 1, 2)) {
       if (r.silent()) {
         silentCount++;
-        mostSilent = Math.max(mostSilent, Math.min(r.executions, prepared(profile, r.shape)));
+        mostSilent = Math.max(mostSilent, Math.min(r.executions, prepared(profile, server, r.shape)));
       } else {
         refusedCount++;
         mostRefused = Math.max(mostRefused, r.refusals);
@@ -297,13 +297,27 @@ public final class PlanCacheRefusedRule implements Rule {
     return out;
   }
 
-  private static long prepared(TrafficProfile profile, String digestText) {
+  private static long prepared(TrafficProfile profile, ServerView server, String digestText) {
     long n = 0;
     for (ShapeStats s : profile.shapes().values()) {
       if (s.digestText().equals(digestText)) {
-        n += s.count(Via.EXECUTES);
+        n += reusable(s, server);
       }
     }
     return n;
+  }
+
+  /**
+   * Prepared executions that could have reused a cached plan. On TiDB the first EXECUTE after a
+   * PREPARE optimizes, and closing a statement drops its plan unless {@code
+   * tidb_ignore_prepared_cache_close_stmt} is ON (v8.4: DEALLOCATE, PREPARE again, EXECUTE ->
+   * {@code @@last_plan_from_cache} 0): an application preparing per use misses for that, not for
+   * a refusal, so the executions that follow a PREPARE are not counted.
+   */
+  static long reusable(ShapeStats s, ServerView server) {
+    long executes = s.count(Via.EXECUTES);
+    return server.globalOn("tidb_ignore_prepared_cache_close_stmt")
+        ? executes
+        : Math.max(0, executes - s.count(Via.PREPARES));
   }
 }

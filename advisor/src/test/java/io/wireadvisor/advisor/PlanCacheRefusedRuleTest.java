@@ -140,6 +140,23 @@ class PlanCacheRefusedRuleTest {
             .startsWith("not enough traffic to judge the prepared statements never served from TiDB's plan cache,"
                 + " for which TiDB gave no reason (1)")
             .contains("need 10 prepared executions of one statement; have at most 9"));
+    // Prepared anew for every execution with closing dropping the plan (TiDB's default): each
+    // execution is the first after a PREPARE, a miss that is no refusal.
+    io.wireadvisor.profile.TrafficProfile perUse = BankLikeProfiles.scenario(7);
+    io.wireadvisor.profile.ShapeStats shape0 = perUse.shapes().values().stream()
+        .filter(x -> x.digestText().contains("shape 0 */")).findFirst().get();
+    io.wireadvisor.profile.ShapeStats more = shape0.copy();
+    for (io.wireadvisor.profile.Via via : io.wireadvisor.profile.Via.values()) {
+      more.add(via, -more.count(via));
+    }
+    more.add(io.wireadvisor.profile.Via.PREPARES, shape0.count(io.wireadvisor.profile.Via.EXECUTES) - shape0.count(io.wireadvisor.profile.Via.PREPARES));
+    perUse.addShape(more);
+    assertThat(perUse.shapes().get(shape0.digest()).count(io.wireadvisor.profile.Via.PREPARES))
+        .isEqualTo(shape0.count(io.wireadvisor.profile.Via.EXECUTES));
+    assertThat(rule.evaluate(perUse, BankLikeProfiles.tidb(7).toBuilder()
+        .global("tidb_ignore_prepared_cache_close_stmt", "OFF").statement(never).build())).isNull();
+    assertThat(rule.evaluate(perUse, BankLikeProfiles.tidb(7).toBuilder()
+        .global("tidb_ignore_prepared_cache_close_stmt", "ON").statement(never).build())).isNotNull();
     StatementSummary enough = silentRow("select `bank` . `t12` /* shape 0 */", PlanCacheRefusedRule.MIN_SILENT_EXECUTIONS, 0);
     assertThat(rule.evaluate(BankLikeProfiles.scenario(7), BankLikeProfiles.tidb(7).toBuilder().statement(enough).build())).isNotNull();
   }
