@@ -67,6 +67,10 @@ class AgentProfileAdvisorIT {
     Analysis analysis = null;
     for (int step = 0; step < MAX_STEPS; step++) {
       TrafficProfile profile = runUnderAgent(server, db, props, validateOnBorrow, dir, step);
+      // The agent's profile says when the application was busy, inside the agent's window.
+      assertThat(profile.firstStatementMillis()).as("traffic span recorded").isPositive();
+      assertThat(profile.lastStatementMillis()).isBetween(profile.firstStatementMillis(), profile.endMillis());
+      assertThat(profile.firstStatementMillis()).isGreaterThanOrEqualTo(profile.startMillis());
       analysis = Advisor.analyze(profile, view);
       if (previous != null) {
         Comparison diff = Comparison.of(previous, profile, view);

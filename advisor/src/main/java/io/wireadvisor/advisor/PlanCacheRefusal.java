@@ -13,6 +13,21 @@ import java.util.regex.Pattern;
 final class PlanCacheRefusal {
   private static final Pattern QUOTED = Pattern.compile("'[^']*'");
 
+  /**
+   * A prepared statement never served from the plan cache while TiDB recorded no refusal: TiDB
+   * decided at EXECUTE, and said so only in a warning. Seen on TiDB v8.4 for a LIKE on an indexed
+   * column with a parameter in the pattern ({@code like ?}, Hibernate's {@code like replace(?,...)}):
+   * {@code Warning 1105 skip plan-cache: plan rebuild failed, rebuild to get an unsafe range}.
+   */
+  static final PlanCacheRefusal SILENT =
+      new PlanCacheRefusal(
+          "TiDB decided at EXECUTE and said why only in a warning: SHOW WARNINGS right after an EXECUTE of it"
+              + " shows it (for a LIKE with a parameter on an indexed column, TiDB v8.4 answers \"skip"
+              + " plan-cache: plan rebuild failed, rebuild to get an unsafe range\": the index range built"
+              + " from one pattern is not safe for another, so TiDB optimizes it at every execution)",
+          null,
+          null);
+
   /** What the reason means. */
   final String words;
   /** A TiDB global that makes the statement cacheable, or null. */

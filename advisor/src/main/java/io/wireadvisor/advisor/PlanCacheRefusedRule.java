@@ -2,6 +2,7 @@ package io.wireadvisor.advisor;
 
 import io.wireadvisor.profile.ShapeStats;
 import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.profile.Via;
 import io.wireadvisor.server.ServerView;
 import io.wireadvisor.server.StatementSummary;
 import java.util.ArrayList;
@@ -26,6 +27,13 @@ public final class PlanCacheRefusedRule implements Rule {
   /** Refusals of one statement in the summary before it is named: fewer are one-off statements. */
   static final long MIN_REFUSALS = 10;
 
+  /**
+   * Prepared executions of one statement, none from the plan cache, before it is named although TiDB
+   * recorded no refusal: TiDB refuses some plans only at EXECUTE (a plan rebuilt for new parameters
+   * with an unsafe range) and leaves {@code PLAN_CACHE_UNQUALIFIED} at 0 for them.
+   */
+  static final long MIN_SILENT_EXECUTIONS = 10;
+
   /** Statements named in one recommendation; the rest are counted. */
   static final int MAX_NAMED = 10;
 
@@ -43,6 +51,8 @@ public final class PlanCacheRefusedRule implements Rule {
     long executions;
     long compileNanos;
     boolean compileKnown = true;
+    /** Sum of PLAN_CACHE_HITS of its rows (the silent case needs 0). */
+    long hits;
 
     Refused(String shape, String reason, PlanCacheRefusal why) {
       this.shape = shape;
@@ -51,24 +61,44 @@ public final class PlanCacheRefusedRule implements Rule {
     }
 
     void add(StatementSummary st) {
-      refusals += st.planCacheUnqualified();
+      long refused = silent() ? st.execCount() - st.planCacheHits() : st.planCacheUnqualified();
+      refusals += refused;
       executions += st.execCount();
+      hits += st.planCacheHits();
       compileKnown &= st.avgCompileNanos() >= 0;
-      compileNanos += Math.max(0, st.avgCompileNanos()) * st.planCacheUnqualified();
+      compileNanos += Math.max(0, st.avgCompileNanos()) * refused;
+    }
+
+    /** TiDB refused it without a reason in the summary (only SHOW WARNINGS after EXECUTE says why). */
+    boolean silent() {
+      return reason == null && why == PlanCacheRefusal.SILENT;
     }
   }
 
   /** The profile's statements TiDB refused at least {@code minRefusals} times, most refused first. */
   static List<Refused> refused(TrafficProfile profile, ServerView server, long minRefusals) {
+    return refused(profile, server, minRefusals, MIN_SILENT_EXECUTIONS);
+  }
+
+  /**
+   * As {@link #refused(TrafficProfile, ServerView, long)}, with {@code minSilent} prepared executions
+   * (and summary executions) for a statement never served from the cache without a reason.
+   */
+  static List<Refused> refused(TrafficProfile profile, ServerView server, long minRefusals, long minSilent) {
     if (server == null || !server.isTiDB()) {
       return Collections.emptyList();
     }
     Map<String, String> shapes = new HashMap<String, String>();
+    Map<String, Long> prepared = new HashMap<String, Long>();
     for (ShapeStats s : profile.shapes().values()) {
       if (Workload.isBusiness(s)) {
         shapes.put(SummaryMatch.normalize(s.digestText()), s.digestText());
+        Long before = prepared.get(s.digestText());
+        prepared.put(s.digestText(), (before == null ? 0 : before) + reusable(s, server));
       }
     }
+    boolean cacheOn = !server.globalOff(PlanCacheRule.ENABLE);
+    Map<String, Refused> silent = new LinkedHashMap<String, Refused>();
     // The same statement in several schemas is one shape of the profile: its rows add up.
     Map<String, Refused> byShape = new LinkedHashMap<String, Refused>();
     for (StatementSummary st : server.statements()) {
@@ -80,11 +110,28 @@ public final class PlanCacheRefusedRule implements Rule {
           byShape.put(shape, r);
         }
         r.add(st);
+      } else if (shape != null && st.planCacheUnqualified() == 0 && cacheOn) {
+        Refused r = silent.get(shape);
+        if (r == null) {
+          r = new Refused(shape, null, PlanCacheRefusal.SILENT);
+          silent.put(shape, r);
+        }
+        r.add(st);
       }
     }
     List<Refused> out = new ArrayList<Refused>();
     for (Refused r : byShape.values()) {
       if (r.refusals >= minRefusals) {
+        out.add(r);
+      }
+    }
+    // Prepared, executed often enough, never from the plan cache, and no reason recorded: TiDB
+    // refused it at EXECUTE. A statement also refused with a reason in another schema is named once.
+    for (Refused r : silent.values()) {
+      if (!byShape.containsKey(r.shape)
+          && r.hits == 0
+          && r.executions >= minSilent
+          && prepared.get(r.shape) >= minSilent) {
         out.add(r);
       }
     }
@@ -123,7 +170,7 @@ public final class PlanCacheRefusedRule implements Rule {
             + " executions of "
             + refused.size()
             + (refused.size() == 1 ? " statement" : " statements")
-            + " of this profile, and optimized each of them again"
+            + " of this profile, and optimized each of those again"
             + (compileKnown && compileNanos > 0 ? " (" + duration(compileNanos) + " of TiDB compile time)" : "")
             + ".");
     Set<String> variables = new LinkedHashSet<String>();
@@ -133,6 +180,17 @@ public final class PlanCacheRefusedRule implements Rule {
       if (named++ == MAX_NAMED) {
         rec.evidence("... and " + (refused.size() - MAX_NAMED) + " more statements.");
         break;
+      }
+      if (r.silent()) {
+        rec.evidence(
+            Fmt.sql(r.shape, 120)
+                + ": prepared, executed "
+                + Fmt.count(r.executions)
+                + " times with TiDB's plan cache on, none from the plan cache; TiDB gave no reason in"
+                + " STATEMENTS_SUMMARY (PLAN_CACHE_UNQUALIFIED = 0) - "
+                + r.why.words
+                + ".");
+        continue;
       }
       rec.evidence(
           Fmt.sql(r.shape, 120)
@@ -153,8 +211,8 @@ public final class PlanCacheRefusedRule implements Rule {
       }
     }
     rec.evidence(
-        "The summary covers TiDB's current interval (tidb_stmt_summary_refresh_interval), which may be"
-            + " longer than the profile's window.");
+        "The summary covers TiDB's intervals (tidb_stmt_summary_refresh_interval) that overlap the profile's"
+            + " window, which may be longer than it.");
     Change.Builder change = Change.builder();
     for (String v : variables) {
       change.sql("SET GLOBAL " + v + " = ON;");
@@ -162,7 +220,16 @@ public final class PlanCacheRefusedRule implements Rule {
     for (String fix : fixes) {
       change.note("In the application: " + fix + ".");
     }
-    if (variables.isEmpty() && fixes.isEmpty()) {
+    boolean anySilent = false;
+    for (Refused r : refused) {
+      anySilent |= r.silent();
+    }
+    if (anySilent) {
+      change.note(
+          "For a statement TiDB gave no reason for: PREPARE it in a session, EXECUTE it twice with the"
+              + " application's values, and SHOW WARNINGS - TiDB says there why it skipped the plan cache.");
+    }
+    if (variables.isEmpty() && fixes.isEmpty() && !anySilent) {
       change.note("No setting makes these cacheable; TiDB's reason above says what the statement does that it does not cache.");
     }
     return rec.change(change.build())
@@ -175,9 +242,9 @@ public final class PlanCacheRefusedRule implements Rule {
                 : "A cached plan with a LIMIT or subquery parameter is reused for other values; TiDB re-checks"
                     + " the plan's validity, but a skewed value may run with the plan of another.")
         .verify(
-            "SELECT DIGEST_TEXT, PLAN_CACHE_UNQUALIFIED, PLAN_CACHE_UNQUALIFIED_LAST_REASON FROM"
-                + " information_schema.STATEMENTS_SUMMARY WHERE PLAN_CACHE_UNQUALIFIED > 0: these"
-                + " statements stop growing; PLAN_CACHE_HITS grow with EXEC_COUNT.")
+            "SELECT DIGEST_TEXT, EXEC_COUNT, PLAN_CACHE_HITS, PLAN_CACHE_UNQUALIFIED,"
+                + " PLAN_CACHE_UNQUALIFIED_LAST_REASON FROM information_schema.STATEMENTS_SUMMARY: for these"
+                + " statements PLAN_CACHE_UNQUALIFIED stops growing and PLAN_CACHE_HITS grow with EXEC_COUNT.")
         .expect(Expectation.serverSide("TiDB stops refusing these statements' plans (server-side)"))
         .build();
   }
@@ -202,14 +269,56 @@ public final class PlanCacheRefusedRule implements Rule {
           new Withheld(ID, "which statements TiDB's plan cache refuses",
               "STATEMENTS_SUMMARY.PLAN_CACHE_UNQUALIFIED (TiDB v7.x or later)", "TiDB " + server.versionString() + " without it"));
     }
-    List<Refused> few = refused(profile, server, 1);
-    if (few.isEmpty()) {
-      return Collections.emptyList();
+    // Below the minimums: refusals TiDB recorded, and prepared statements executed at least twice
+    // (a first execution is never from the cache) that never were.
+    List<Withheld> out = new ArrayList<Withheld>();
+    long mostRefused = 0;
+    int refusedCount = 0;
+    long mostSilent = 0;
+    int silentCount = 0;
+    for (Refused r : refused(profile, server, 1, 2)) {
+      if (r.silent()) {
+        silentCount++;
+        mostSilent = Math.max(mostSilent, Math.min(r.executions, prepared(profile, server, r.shape)));
+      } else {
+        refusedCount++;
+        mostRefused = Math.max(mostRefused, r.refusals);
+      }
     }
-    long most = few.get(0).refusals;
-    return Collections.singletonList(
-        new Withheld(ID, "the statements TiDB's plan cache refused (" + few.size() + ")",
-            MIN_REFUSALS + " refusals of one statement", "at most " + most));
+    if (refusedCount > 0) {
+      out.add(new Withheld(ID, "the statements TiDB's plan cache refused (" + refusedCount + ")",
+          MIN_REFUSALS + " refusals of one statement", "at most " + mostRefused));
+    }
+    if (silentCount > 0) {
+      out.add(new Withheld(ID, "the prepared statements never served from TiDB's plan cache, for which TiDB gave no reason ("
+              + silentCount + ")",
+          MIN_SILENT_EXECUTIONS + " prepared executions of one statement", "at most " + mostSilent));
+    }
+    return out;
+  }
+
+  private static long prepared(TrafficProfile profile, ServerView server, String digestText) {
+    long n = 0;
+    for (ShapeStats s : profile.shapes().values()) {
+      if (s.digestText().equals(digestText)) {
+        n += reusable(s, server);
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Prepared executions that could have reused a cached plan. On TiDB the first EXECUTE after a
+   * PREPARE optimizes, and closing a statement drops its plan unless {@code
+   * tidb_ignore_prepared_cache_close_stmt} is ON (v8.4: DEALLOCATE, PREPARE again, EXECUTE ->
+   * {@code @@last_plan_from_cache} 0): an application preparing per use misses for that, not for
+   * a refusal, so the executions that follow a PREPARE are not counted.
+   */
+  static long reusable(ShapeStats s, ServerView server) {
+    long executes = s.count(Via.EXECUTES);
+    return server.globalOn("tidb_ignore_prepared_cache_close_stmt")
+        ? executes
+        : Math.max(0, executes - s.count(Via.PREPARES));
   }
 
   @Override

@@ -61,10 +61,10 @@ public final class TableCacheRule implements Rule {
 
   private static Judgment judge(TrafficProfile profile, ServerView server) {
     Judgment j = new Judgment();
-    if (profile.windowSeconds() < Evidence.MIN_WINDOW_SECONDS) {
+    if (profile.trafficSeconds() < Evidence.MIN_WINDOW_SECONDS) {
       j.withheld.add(new Withheld(ID, "which tables to cache",
           "a window of at least " + (long) Evidence.MIN_WINDOW_SECONDS + " s",
-          Fmt.rate(profile.windowSeconds()) + " s"));
+          Fmt.rate(profile.trafficSeconds()) + " s"));
       return j;
     }
     Map<String, Usage> usage = new HashMap<>();
@@ -90,7 +90,9 @@ public final class TableCacheRule implements Rule {
         }
       }
     }
-    double minutes = profile.windowSeconds() / 60.0;
+    // Rates over the traffic's span where the profile records it: a JVM's start-up is not traffic,
+    // and counting it makes a table the application writes look rarely written.
+    double minutes = profile.trafficSeconds() / 60.0;
     List<Usage> tooFew = new ArrayList<>();
     for (Usage u : usage.values()) {
       TableInfo t = u.table;
@@ -136,7 +138,9 @@ public final class TableCacheRule implements Rule {
     List<Usage> candidates = j.candidates;
     int unknown = j.unknown;
     int unquotable = j.unquotable;
-    double minutes = profile.windowSeconds() / 60.0;
+    // Rates over the traffic's span where the profile records it: a JVM's start-up is not traffic,
+    // and counting it makes a table the application writes look rarely written.
+    double minutes = profile.trafficSeconds() / 60.0;
     if (candidates.isEmpty()) {
       return null;
     }
@@ -152,18 +156,23 @@ public final class TableCacheRule implements Rule {
     Recommendation.Builder r =
         Recommendation.builder(
                 ID,
-                "Cache " + candidates.size() + " small, rarely written tables in TiDB (ALTER TABLE"
-                    + " ... CACHE)",
+                (candidates.size() == 1
+                        ? "Cache a small, rarely written table in TiDB"
+                        : "Cache " + candidates.size() + " small, rarely written tables in TiDB")
+                    + " (ALTER TABLE ... CACHE)",
                 Severity.MEDIUM)
             .evidence(
-                candidates.size()
-                    + " tables of at most 64 MiB are read at least "
+                (candidates.size() == 1 ? "1 table of at most 64 MiB is" : candidates.size() + " tables of at most 64 MiB are")
+                    + " read at least "
                     + (long) MIN_READS_PER_MINUTE
                     + " times/min and written fewer than "
                     + (long) MAX_WRITES_PER_MINUTE
                     + " times/min over the "
                     + Fmt.rate(minutes)
-                    + "-minute window (table, size, reads/min, writes/min):");
+                    + (profile.firstStatementMillis() > 0
+                        ? " minutes from the first statement to the last"
+                        : "-minute window")
+                    + " (table, size, reads/min, writes/min):");
     Change.Builder change = Change.builder();
     for (Usage u : candidates) {
       TableInfo t = u.table;

@@ -12,7 +12,9 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -34,6 +36,15 @@ public final class ServerInspector {
   /** Statement summaries kept, most executed first. */
   static final int MAX_STATEMENTS = 500;
 
+  /**
+   * Rows of {@code STATEMENTS_SUMMARY_HISTORY} read for a profile's window (one statement has a row
+   * per interval), most executed first, before they are merged into at most {@link #MAX_STATEMENTS}.
+   */
+  static final int MAX_HISTORY_ROWS = 4 * MAX_STATEMENTS;
+
+  /** Added to each side of a profile's window: the application's clock and TiDB's may differ. */
+  static final long CLOCK_MARGIN_MILLIS = 60_000;
+
   private ServerInspector() {}
 
   /**
@@ -43,13 +54,37 @@ public final class ServerInspector {
    */
   public static ServerView inspect(String jdbcUrl, String user, String password, String statusUrl)
       throws SQLException, IOException {
+    return inspect(jdbcUrl, user, password, statusUrl, 0, 0);
+  }
+
+  /**
+   * As {@link #inspect(String, String, String, String)}, with TiDB's statement summary read for a
+   * profile's window (epoch milliseconds; 0, 0 for TiDB's current interval only).
+   */
+  public static ServerView inspect(
+      String jdbcUrl, String user, String password, String statusUrl, long fromMillis, long toMillis)
+      throws SQLException, IOException {
     try (Connection c = DriverManager.getConnection(jdbcUrl, user, password)) {
-      return inspect(c, statusUrl);
+      return inspect(c, statusUrl, fromMillis, toMillis);
     }
   }
 
-  /** Inspects over an open connection (not closed here). */
+  /** Inspects over an open connection (not closed here); TiDB's current summary interval only. */
   public static ServerView inspect(Connection c, String statusUrl) throws SQLException, IOException {
+    return inspect(c, statusUrl, 0, 0);
+  }
+
+  /**
+   * Inspects over an open connection (not closed here). With a window ({@code fromMillis <
+   * toMillis}, epoch milliseconds: a profile's start and end), TiDB's statements are read from
+   * {@code STATEMENTS_SUMMARY_HISTORY} for every interval that overlaps it (the history holds the
+   * current interval too), so a summary that rotated after the profile was taken still has it; a
+   * statement's rows of several intervals are added up; the window is widened by a minute each side
+   * for clocks that differ. Without a window, or on a TiDB without a readable history table, {@code
+   * STATEMENTS_SUMMARY} (the current interval) is read.
+   */
+  public static ServerView inspect(Connection c, String statusUrl, long fromMillis, long toMillis)
+      throws SQLException, IOException {
     ServerView.Builder b;
     try (Statement st = c.createStatement()) {
       String version;
@@ -103,32 +138,36 @@ public final class ServerInspector {
             columns.contains("PLAN_CACHE_UNQUALIFIED_LAST_REASON") ? "PLAN_CACHE_UNQUALIFIED_LAST_REASON" : "NULL";
         String parse = columns.contains("AVG_PARSE_LATENCY") ? "AVG_PARSE_LATENCY" : "-1";
         String compile = columns.contains("AVG_COMPILE_LATENCY") ? "AVG_COMPILE_LATENCY" : "-1";
-        try (ResultSet rs =
-            st.executeQuery(
-                "SELECT SCHEMA_NAME, DIGEST_TEXT, EXEC_COUNT, PLAN_CACHE_HITS, PLAN_IN_CACHE,"
-                    + " SUM_LATENCY, DIGEST, AVG_PROCESSED_KEYS, "
-                    + unqualified + ", " + reason + ", " + parse + ", " + compile
-                    + " FROM information_schema.STATEMENTS_SUMMARY ORDER BY EXEC_COUNT"
-                    + " DESC LIMIT "
-                    + MAX_STATEMENTS)) {
-          while (rs.next()) {
-            b.statement(
-                new StatementSummary(
-                        rs.getString(1),
-                        rs.getString(2),
-                        rs.getLong(3),
-                        rs.getLong(4),
-                        rs.getBoolean(5),
-                        rs.getLong(6),
-                        rs.getString(7),
-                        rs.getDouble(8))
-                    .withPlanCacheFacts(rs.getLong(9), rs.getString(10), rs.getLong(11), rs.getLong(12)));
+        String columnList =
+            "SCHEMA_NAME, DIGEST_TEXT, EXEC_COUNT, PLAN_CACHE_HITS, PLAN_IN_CACHE, SUM_LATENCY, DIGEST,"
+                + " AVG_PROCESSED_KEYS, " + unqualified + ", " + reason + ", " + parse + ", " + compile;
+        List<StatementSummary> rows = null;
+        if (fromMillis > 0 && toMillis >= fromMillis) {
+          rows = history(st, columnList, fromMillis - CLOCK_MARGIN_MILLIS, toMillis + CLOCK_MARGIN_MILLIS);
+        }
+        boolean history = rows != null;
+        if (rows == null) {
+          rows = new ArrayList<StatementSummary>();
+          try (ResultSet rs =
+              st.executeQuery(
+                  "SELECT " + columnList + " FROM information_schema.STATEMENTS_SUMMARY ORDER BY EXEC_COUNT"
+                      + " DESC LIMIT " + MAX_STATEMENTS)) {
+            while (rs.next()) {
+              rows.add(row(rs));
+            }
           }
         }
-        // The window those counts cover (every client's, since the summary's last refresh), for
-        // the reports to set beside the profile's own window.
+        for (StatementSummary row : rows) {
+          b.statement(row);
+        }
+        // The window those counts cover (every client's, from the first interval read to now),
+        // for the reports to set beside the profile's own window.
+        String windowSource = history
+            ? "information_schema.STATEMENTS_SUMMARY_HISTORY WHERE " + historyWindow(fromMillis - CLOCK_MARGIN_MILLIS,
+                toMillis + CLOCK_MARGIN_MILLIS)
+            : "information_schema.STATEMENTS_SUMMARY";
         try (ResultSet rs = st.executeQuery("SELECT DATE_FORMAT(MIN(SUMMARY_BEGIN_TIME), '%Y-%m-%d %H:%i:%s'),"
-            + " DATE_FORMAT(NOW(), '%Y-%m-%d %H:%i:%s') FROM information_schema.STATEMENTS_SUMMARY")) {
+            + " DATE_FORMAT(NOW(), '%Y-%m-%d %H:%i:%s') FROM " + windowSource)) {
           if (rs.next()) {
             b.summaryWindow(rs.getString(1), rs.getString(2));
           }
@@ -139,6 +178,59 @@ public final class ServerInspector {
       readMetrics(b, statusUrl.trim());
     }
     return b.build();
+  }
+
+  private static StatementSummary row(ResultSet rs) throws SQLException {
+    return new StatementSummary(
+            rs.getString(1),
+            rs.getString(2),
+            rs.getLong(3),
+            rs.getLong(4),
+            rs.getBoolean(5),
+            rs.getLong(6),
+            rs.getString(7),
+            rs.getDouble(8))
+        .withPlanCacheFacts(rs.getLong(9), rs.getString(10), rs.getLong(11), rs.getLong(12));
+  }
+
+  /**
+   * The summary rows of the intervals overlapping [from, to], merged per schema and digest (empty
+   * when nothing ran then: the current interval is not the window's); null when this TiDB has no
+   * readable history table. Interval times are compared in the
+   * session's time zone, in which TiDB shows them and FROM_UNIXTIME converts.
+   */
+  private static List<StatementSummary> history(Statement st, String columnList, long fromMillis, long toMillis)
+      throws SQLException {
+    List<StatementSummary> rows = new ArrayList<StatementSummary>();
+    List<Long> ends = new ArrayList<Long>();
+    String sql =
+        "SELECT " + columnList + ", UNIX_TIMESTAMP(SUMMARY_END_TIME) FROM information_schema.STATEMENTS_SUMMARY_HISTORY"
+            + " WHERE " + historyWindow(fromMillis, toMillis)
+            + " ORDER BY EXEC_COUNT DESC LIMIT " + MAX_HISTORY_ROWS;
+    try (ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        rows.add(row(rs));
+        ends.add(rs.getLong(13));
+      }
+    } catch (SQLException e) {
+      return null; // no history on this TiDB: the current interval is read
+    }
+    Integer[] order = new Integer[rows.size()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    java.util.Arrays.sort(order, (x, y) -> Long.compare(ends.get(x), ends.get(y)));
+    List<StatementSummary> oldestFirst = new ArrayList<StatementSummary>(rows.size());
+    for (Integer i : order) {
+      oldestFirst.add(rows.get(i));
+    }
+    return StatementSummary.merge(oldestFirst, MAX_STATEMENTS);
+  }
+
+  /** The history intervals that overlap {@code [fromMillis, toMillis]}. */
+  private static String historyWindow(long fromMillis, long toMillis) {
+    return "SUMMARY_END_TIME >= FROM_UNIXTIME(" + (fromMillis / 1000) + ")"
+        + " AND SUMMARY_BEGIN_TIME <= FROM_UNIXTIME(" + ((toMillis + 999) / 1000) + ")";
   }
 
   /** The column names of STATEMENTS_SUMMARY on this server, upper case. */

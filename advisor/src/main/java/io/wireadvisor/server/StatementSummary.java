@@ -1,5 +1,11 @@
 package io.wireadvisor.server;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 /** One row of TiDB's {@code information_schema.STATEMENTS_SUMMARY}. */
 public final class StatementSummary {
   private final String schema;
@@ -116,5 +122,75 @@ public final class StatementSummary {
   /** Average compile (optimize) time in nanoseconds, or -1. */
   public long avgCompileNanos() {
     return avgCompileNanos;
+  }
+
+  /**
+   * One row per schema and digest from rows of several summary intervals
+   * ({@code STATEMENTS_SUMMARY_HISTORY}): counts and latencies summed, averages weighted by
+   * executions, the last reason TiDB gave kept; the {@code max} most executed kept.
+   *
+   * @param oldestFirst rows in the order of their intervals, oldest first (a later reason wins)
+   */
+  public static List<StatementSummary> merge(List<StatementSummary> oldestFirst, int max) {
+    Map<String, List<StatementSummary>> byKey = new LinkedHashMap<String, List<StatementSummary>>();
+    for (StatementSummary st : oldestFirst) {
+      String key = st.schema + "\u0000" + (st.digest != null ? st.digest : st.digestText);
+      List<StatementSummary> rows = byKey.get(key);
+      if (rows == null) {
+        rows = new ArrayList<StatementSummary>();
+        byKey.put(key, rows);
+      }
+      rows.add(st);
+    }
+    List<StatementSummary> out = new ArrayList<StatementSummary>();
+    for (List<StatementSummary> rows : byKey.values()) {
+      out.add(rows.size() == 1 ? rows.get(0) : sum(rows));
+    }
+    Collections.sort(out, (a, b) -> Long.compare(b.execCount, a.execCount));
+    return out.size() > max ? new ArrayList<StatementSummary>(out.subList(0, max)) : out;
+  }
+
+  private static StatementSummary sum(List<StatementSummary> rows) {
+    StatementSummary last = rows.get(rows.size() - 1);
+    long exec = 0;
+    long hits = 0;
+    boolean inCache = false;
+    long latency = 0;
+    double keys = 0;
+    boolean keysKnown = true;
+    long unqualified = 0;
+    boolean unqualifiedKnown = false;
+    String reason = null;
+    double parse = 0;
+    double compile = 0;
+    boolean parseKnown = true;
+    boolean compileKnown = true;
+    for (StatementSummary st : rows) {
+      exec += st.execCount;
+      hits += st.planCacheHits;
+      inCache |= st.planInCache;
+      latency += st.sumLatencyNanos;
+      keysKnown &= st.avgProcessedKeys >= 0;
+      keys += Math.max(0, st.avgProcessedKeys) * st.execCount;
+      if (st.planCacheUnqualified >= 0) {
+        unqualifiedKnown = true;
+        unqualified += st.planCacheUnqualified;
+      }
+      if (st.planCacheUnqualifiedReason != null) {
+        reason = st.planCacheUnqualifiedReason;
+      }
+      parseKnown &= st.avgParseNanos >= 0;
+      compileKnown &= st.avgCompileNanos >= 0;
+      parse += (double) Math.max(0, st.avgParseNanos) * st.execCount;
+      compile += (double) Math.max(0, st.avgCompileNanos) * st.execCount;
+    }
+    StatementSummary merged =
+        new StatementSummary(last.schema, last.digestText, exec, hits, inCache, latency, last.digest,
+            keysKnown ? (exec == 0 ? 0 : keys / exec) : -1);
+    return merged.withPlanCacheFacts(
+        unqualifiedKnown ? unqualified : -1,
+        reason,
+        parseKnown ? (exec == 0 ? 0 : Math.round(parse / exec)) : -1,
+        compileKnown ? (exec == 0 ? 0 : Math.round(compile / exec)) : -1);
   }
 }

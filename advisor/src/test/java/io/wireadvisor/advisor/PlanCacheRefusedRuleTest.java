@@ -94,6 +94,73 @@ class PlanCacheRefusedRuleTest {
         .satisfies(w -> assertThat(w.need()).contains("PLAN_CACHE_UNQUALIFIED"));
   }
 
+  /** Hibernate's LIKE :name% on TiDB v8.4: refused at EXECUTE, PLAN_CACHE_UNQUALIFIED left at 0. */
+  private static StatementSummary silentRow(String digestText, long exec, long hits) {
+    return new StatementSummary("bank", digestText, exec, hits, false, 1, "d" + digestText.hashCode(), 1)
+        .withPlanCacheFacts(0, null, 20_000, 150_000);
+  }
+
+  @Test
+  void aPreparedStatementNeverFromThePlanCacheIsNamedThoughTidbGaveNoReason() {
+    ServerView view = BankLikeProfiles.tidb(7).toBuilder()
+        .statement(silentRow("select `bank` . `t12` /* shape 0 */", 150, 0))
+        // Served from the cache now and then: TiDB caches it, nothing to name.
+        .statement(silentRow("update `bank` . `t00` /* shape 180 */", 5000, 1))
+        .build();
+    Recommendation r = new PlanCacheRefusedRule().evaluate(BankLikeProfiles.scenario(7), view);
+    assertThat(r).isNotNull();
+    assertThat(r.title()).isEqualTo("Make the statement TiDB's plan cache refuses cacheable");
+    String evidence = String.join("\n", r.evidence());
+    assertThat(evidence)
+        .contains("TiDB refused to cache the plan of 150 of 150 executions of 1 statement")
+        .contains("select bank.t12 /* shape 0 */: prepared, executed 150 times with TiDB's plan cache on,"
+            + " none from the plan cache; TiDB gave no reason in STATEMENTS_SUMMARY (PLAN_CACHE_UNQUALIFIED = 0)")
+        .contains("SHOW WARNINGS right after an EXECUTE")
+        .contains("rebuild to get an unsafe range")
+        .doesNotContain("shape 180");
+    assertThat(r.change().sql()).isEmpty();
+    assertThat(r.change().notes()).anySatisfy(n -> assertThat(n).contains("EXECUTE it twice").contains("SHOW WARNINGS"));
+  }
+
+  @Test
+  void noReasonlessRefusalIsClaimedForTextStatementsAnOffCacheOrTooFewExecutions() {
+    PlanCacheRefusedRule rule = new PlanCacheRefusedRule();
+    StatementSummary never = silentRow("select `bank` . `t12` /* shape 0 */", 150, 0);
+    // Sent as text (scenario 2: no useServerPrepStmts): TiDB's prepared plan cache is not for it.
+    assertThat(rule.evaluate(BankLikeProfiles.scenario(2), BankLikeProfiles.tidb(2).toBuilder().statement(never).build())).isNull();
+    // The plan cache is off: tidb-plan-cache says so, this rule does not.
+    assertThat(rule.evaluate(BankLikeProfiles.scenario(7),
+        BankLikeProfiles.tidb(7).toBuilder().global("tidb_enable_prepared_plan_cache", "OFF").statement(never).build())).isNull();
+    // Fewer executions in the summary than the stated minimum.
+    StatementSummary few = silentRow("select `bank` . `t12` /* shape 0 */", PlanCacheRefusedRule.MIN_SILENT_EXECUTIONS - 1, 0);
+    ServerView fewView = BankLikeProfiles.tidb(7).toBuilder().statement(few).build();
+    assertThat(rule.evaluate(BankLikeProfiles.scenario(7), fewView)).isNull();
+    assertThat(rule.withheld(BankLikeProfiles.scenario(7), fewView)).singleElement()
+        .satisfies(w -> assertThat(w.message())
+            .startsWith("not enough traffic to judge the prepared statements never served from TiDB's plan cache,"
+                + " for which TiDB gave no reason (1)")
+            .contains("need 10 prepared executions of one statement; have at most 9"));
+    // Prepared anew for every execution with closing dropping the plan (TiDB's default): each
+    // execution is the first after a PREPARE, a miss that is no refusal.
+    io.wireadvisor.profile.TrafficProfile perUse = BankLikeProfiles.scenario(7);
+    io.wireadvisor.profile.ShapeStats shape0 = perUse.shapes().values().stream()
+        .filter(x -> x.digestText().contains("shape 0 */")).findFirst().get();
+    io.wireadvisor.profile.ShapeStats more = shape0.copy();
+    for (io.wireadvisor.profile.Via via : io.wireadvisor.profile.Via.values()) {
+      more.add(via, -more.count(via));
+    }
+    more.add(io.wireadvisor.profile.Via.PREPARES, shape0.count(io.wireadvisor.profile.Via.EXECUTES) - shape0.count(io.wireadvisor.profile.Via.PREPARES));
+    perUse.addShape(more);
+    assertThat(perUse.shapes().get(shape0.digest()).count(io.wireadvisor.profile.Via.PREPARES))
+        .isEqualTo(shape0.count(io.wireadvisor.profile.Via.EXECUTES));
+    assertThat(rule.evaluate(perUse, BankLikeProfiles.tidb(7).toBuilder()
+        .global("tidb_ignore_prepared_cache_close_stmt", "OFF").statement(never).build())).isNull();
+    assertThat(rule.evaluate(perUse, BankLikeProfiles.tidb(7).toBuilder()
+        .global("tidb_ignore_prepared_cache_close_stmt", "ON").statement(never).build())).isNotNull();
+    StatementSummary enough = silentRow("select `bank` . `t12` /* shape 0 */", PlanCacheRefusedRule.MIN_SILENT_EXECUTIONS, 0);
+    assertThat(rule.evaluate(BankLikeProfiles.scenario(7), BankLikeProfiles.tidb(7).toBuilder().statement(enough).build())).isNotNull();
+  }
+
   @Test
   void notOnMariaDb() {
     assertThat(new PlanCacheRefusedRule().evaluate(BankLikeProfiles.scenario(7), BankLikeProfiles.mariadb())).isNull();

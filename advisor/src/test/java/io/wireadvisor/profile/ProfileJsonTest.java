@@ -39,6 +39,22 @@ class ProfileJsonTest {
   }
 
   @Test
+  void theTrafficSpanRoundTripsAndIsOptional() throws Exception {
+    TrafficProfile p = new TrafficProfile();
+    p.observeTraffic(1_795_693_200_000L, 1_795_693_256_500L);
+    String json = ProfileJson.toJson(p);
+    assertThat(json).contains("\"traffic\"").contains("\"firstStatementMillis\" : 1795693200000");
+    TrafficProfile back = ProfileJson.fromJson(json);
+    assertThat(back).isEqualTo(p);
+    assertThat(back.trafficSeconds()).isEqualTo(56.5);
+    assertThat(ProfileJson.toJson(new TrafficProfile())).doesNotContain("\"traffic\"");
+    String backwards = json.replace("1795693256500", "1795693100000");
+    assertThatThrownBy(() -> ProfileJson.fromJson(backwards)).hasMessageContaining("traffic.lastStatementMillis");
+    String extra = json.replace("\"firstStatementMillis\"", "\"secret\" : 1, \"firstStatementMillis\"");
+    assertThatThrownBy(() -> ProfileJson.fromJson(extra)).hasMessageContaining("unknown field");
+  }
+
+  @Test
   void documentCarriesSchemaNameAndVersion() {
     assertThat(valid())
         .contains("\"schema\" : \"wire-advisor/traffic-profile\"")

@@ -232,6 +232,14 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
     /** The server view, or null; {@code password} is the command's (mixins do not nest well). */
     ServerView view(PasswordOptions password) throws Exception {
+      return view(password, 0, 0);
+    }
+
+    /**
+     * The server view, or null; TiDB's statement summary read for the profile's window (epoch
+     * milliseconds, 0 for none): every summary interval overlapping it, not only the current one.
+     */
+    ServerView view(PasswordOptions password, long fromMillis, long toMillis) throws Exception {
       if (statusUrl != null) {
         checkStatusUrl(mixee.commandLine(), statusUrl);
         if (jdbcUrl == null) {
@@ -263,7 +271,7 @@ public final class WireAdvisorCli implements Callable<Integer> {
       if (jdbcUrl == null) {
         return null;
       }
-      return inspect(jdbcUrl, user, password.resolve(), statusUrl);
+      return inspect(jdbcUrl, user, password.resolve(), statusUrl, fromMillis, toMillis);
     }
   }
 
@@ -273,8 +281,14 @@ public final class WireAdvisorCli implements Callable<Integer> {
    */
   static ServerView inspect(String jdbcUrl, String user, String password, String statusUrl)
       throws IOException {
+    return inspect(jdbcUrl, user, password, statusUrl, 0, 0);
+  }
+
+  static ServerView inspect(
+      String jdbcUrl, String user, String password, String statusUrl, long fromMillis, long toMillis)
+      throws IOException {
     try {
-      return ServerInspector.inspect(jdbcUrl, user, password, statusUrl);
+      return ServerInspector.inspect(jdbcUrl, user, password, statusUrl, fromMillis, toMillis);
     } catch (java.sql.SQLException e) {
       // A space ends the masked URL: a colon could be part of a password.
       throw new IOException("cannot inspect " + jdbcUrl + " - " + e.getMessage(), e);
@@ -409,7 +423,8 @@ public final class WireAdvisorCli implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-      Analysis a = Advisor.analyze(readMerged(profiles, limits.limits()), server.view(password));
+      TrafficProfile profile = readMerged(profiles, limits.limits());
+      Analysis a = Advisor.analyze(profile, server.view(password, profile.startMillis(), profile.endMillis()));
       String text;
       switch (format) {
         case markdown:
@@ -480,7 +495,8 @@ public final class WireAdvisorCli implements Callable<Integer> {
       files.add(before);
       files.add(after);
       List<TrafficProfile> p = read(files, limits.limits());
-      Comparison c = Comparison.of(p.get(0), p.get(1), server.view(password));
+      // The server's side of the comparison is the AFTER profile's: its window selects the summary.
+      Comparison c = Comparison.of(p.get(0), p.get(1), server.view(password, p.get(1).startMillis(), p.get(1).endMillis()));
       String text = format == Format.json ? AnalysisJson.toJson(c)
           : format == Format.html ? Reports.html(c) : Reports.text(c);
       write(text, output, spec.commandLine().getOut());

@@ -175,6 +175,12 @@ public final class ProfileJson {
       }
       g.writeEndObject();
     }
+    if (p.firstStatementMillis() > 0) {
+      g.writeObjectFieldStart("traffic");
+      g.writeNumberField("firstStatementMillis", p.firstStatementMillis());
+      g.writeNumberField("lastStatementMillis", p.lastStatementMillis());
+      g.writeEndObject();
+    }
 
     g.writeEndObject();
   }
@@ -311,7 +317,7 @@ public final class ProfileJson {
           "schema", "schemaVersion", "sources", "commands", "shapes", "probes", "connections");
   /** Top-level fields a profile may have (written by newer collectors; older ones lack them). */
   private static final List<String> OPTIONAL_FIELDS =
-      Arrays.asList("statementsByIsolation", "transactions", "commandsByClient");
+      Arrays.asList("statementsByIsolation", "transactions", "commandsByClient", "traffic");
   /** Characters of a client key a reader accepts (a proxy writes at most 64 + 3 + 64). */
   static final int MAX_CLIENT_KEY_CHARS = 160;
   /** The keys of statementsByIsolation. */
@@ -534,6 +540,18 @@ public final class ProfileJson {
           break;
         case "commandsByClient":
           readCommandsByClient(r, p);
+          break;
+        case "traffic":
+          {
+            StrictNode<ProfileFormatException> span = r.field(name);
+            span.allowOnly("firstStatementMillis", "lastStatementMillis");
+            long first = span.field("firstStatementMillis").nonNegative();
+            long last = span.field("lastStatementMillis").nonNegative();
+            if (last < first) {
+              throw new ProfileFormatException("traffic.lastStatementMillis", "is before firstStatementMillis");
+            }
+            p.observeTraffic(first, last);
+          }
           break;
         case "statementsByIsolation":
           for (Map.Entry<String, StrictNode<ProfileFormatException>> e : r.field(name).fields()) {

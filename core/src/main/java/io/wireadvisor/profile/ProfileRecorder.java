@@ -60,6 +60,8 @@ public final class ProfileRecorder {
   public static final int DEFAULT_ISOLATION = 4;
   private final LongAdder[] byIsolation = new LongAdder[ISOLATIONS.length];
   private final LongAdder transactions = new LongAdder();
+  /** Wall-clock times of the first and last execution of a non-DDL statement (0 before any). */
+  final TrafficSpan traffic = new TrafficSpan();
   private final ConcurrentHistogram[] commandLatency =
       new ConcurrentHistogram[CommandType.values().length];
 
@@ -458,6 +460,7 @@ public final class ProfileRecorder {
         p.addClientCommands(keys[slot], type, clientCommands[slot][type.ordinal()].sum());
       }
     }
+    p.observeTraffic(traffic.first.get(), traffic.last.get());
     for (ShapeAggregate a : byDigest.values()) {
       p.addShape(a.snapshot(keys));
     }
@@ -500,6 +503,8 @@ public final class ProfileRecorder {
     final AtomicInteger maxLength = new AtomicInteger();
     /** The recorder's shape-byte account (not the recorder), charged for an error table. */
     final AtomicLong shapeBytes;
+    /** The recorder's traffic span (not the recorder); null for DDL, which does not count. */
+    final TrafficSpan traffic;
     /** ERR replies by code: a shape's error table, made on its first error; guarded by this. */
     private ShapeStats errors;
     final LongAdder rowsCounted = new LongAdder();
@@ -512,6 +517,7 @@ public final class ProfileRecorder {
     ShapeAggregate(ProfileRecorder recorder, ShapeStats template, String sample) {
       this.recorderId = recorder.id;
       this.shapeBytes = recorder.shapeBytes;
+      this.traffic = template.kind() == io.wireadvisor.sql.StatementKind.DDL ? null : recorder.traffic;
       this.template = template;
       this.sample = sample;
       for (int i = 0; i < counters.length; i++) {
@@ -783,11 +789,19 @@ public final class ProfileRecorder {
     /** Counts one command of this shape. */
     public void record(Via via) {
       aggregate.counters[via.ordinal()].increment();
+      span(via);
+    }
+
+    private void span(Via via) {
+      if (aggregate.traffic != null && (via == Via.EXECUTES || via == Via.TEXT_EXECUTES)) {
+        aggregate.traffic.observe(System.currentTimeMillis());
+      }
     }
 
     /** Counts one command of this shape and its latency. */
     public void record(Via via, long latencyNanos) {
       aggregate.counters[via.ordinal()].increment();
+      span(via);
       if (latencyNanos >= 0) {
         aggregate.latency.record(latencyNanos);
       }
@@ -842,6 +856,22 @@ public final class ProfileRecorder {
     /** The accounted bytes of this shape's per-client counters. */
     public long clientBytes() {
       return aggregate.clientBytes();
+    }
+  }
+
+  /** First and last execution times, shared by a recorder's shapes; two longs. */
+  static final class TrafficSpan {
+    final AtomicLong first = new AtomicLong();
+    final AtomicLong last = new AtomicLong();
+
+    void observe(long now) {
+      if (first.get() == 0) {
+        first.compareAndSet(0, now);
+      }
+      long l = last.get();
+      while (now > l && !last.compareAndSet(l, now)) {
+        l = last.get();
+      }
     }
   }
 }

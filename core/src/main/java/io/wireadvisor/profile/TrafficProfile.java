@@ -41,6 +41,8 @@ public final class TrafficProfile {
    * into {@link ShapeStats#OTHER_CLIENTS}). Empty when the collector did not tell clients apart.
    */
   private final TreeMap<String, long[]> commandsByClient = new TreeMap<>();
+  private long firstStatementMillis;
+  private long lastStatementMillis;
 
   /** Sources, sorted; one per distinct collector instance and configuration. */
   public List<Source> sources() {
@@ -75,6 +77,37 @@ public final class TrafficProfile {
       end = Math.max(end, s.endMillis());
     }
     return end;
+  }
+
+  /**
+   * Widens the span of the traffic: the first and last execution of a non-DDL statement (epoch
+   * milliseconds; 0 for unknown).
+   */
+  public void observeTraffic(long firstMillis, long lastMillis) {
+    if (firstMillis > 0 && lastMillis >= firstMillis) {
+      firstStatementMillis = firstStatementMillis == 0 ? firstMillis : Math.min(firstStatementMillis, firstMillis);
+      lastStatementMillis = Math.max(lastStatementMillis, lastMillis);
+    }
+  }
+
+  /** First execution of a non-DDL statement, epoch milliseconds, or 0 when the profile does not say. */
+  public long firstStatementMillis() {
+    return firstStatementMillis;
+  }
+
+  /** Last execution of a non-DDL statement, epoch milliseconds, or 0 when the profile does not say. */
+  public long lastStatementMillis() {
+    return lastStatementMillis;
+  }
+
+  /**
+   * Seconds from the first statement to the last where the profile records them (a JVM's start-up
+   * is not traffic), else {@link #windowSeconds()}; at least a millisecond.
+   */
+  public double trafficSeconds() {
+    return firstStatementMillis > 0
+        ? Math.max(1, lastStatementMillis - firstStatementMillis) / 1000.0
+        : windowSeconds();
   }
 
   /** Length of the window in seconds (at least a millisecond, so rates stay finite). */
@@ -293,6 +326,7 @@ public final class TrafficProfile {
     for (Map.Entry<String, Long> e : statementsByIsolation.entrySet()) {
       p.addStatementsUnder(e.getKey(), e.getValue());
     }
+    p.observeTraffic(firstStatementMillis, lastStatementMillis);
     return p;
   }
 
@@ -315,6 +349,7 @@ public final class TrafficProfile {
 
   /** Adds everything in {@code other} into this profile. */
   public void addAll(TrafficProfile other) {
+    observeTraffic(other.firstStatementMillis, other.lastStatementMillis);
     for (Source s : other.sources) {
       addSource(s);
     }
@@ -418,6 +453,8 @@ public final class TrafficProfile {
         && connections.equals(p.connections)
         && statementsByIsolation.equals(p.statementsByIsolation)
         && transactions == p.transactions
+        && firstStatementMillis == p.firstStatementMillis
+        && lastStatementMillis == p.lastStatementMillis
         && sameCommandsByClient(p);
   }
 

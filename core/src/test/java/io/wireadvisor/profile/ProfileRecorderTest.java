@@ -12,6 +12,27 @@ import org.junit.jupiter.api.Test;
 class ProfileRecorderTest {
 
   @Test
+  void theTrafficSpanRunsFromTheFirstToTheLastNonDdlExecution() {
+    ProfileRecorder r = new ProfileRecorder(RecorderSettings.defaults());
+    r.shape("CREATE TABLE t (id INT)").record(Via.TEXT_EXECUTES, 1_000);
+    r.shape("SELECT 1 FROM t").record(Via.PREPARES);
+    assertThat(r.snapshot().firstStatementMillis()).as("DDL and PREPARE are not traffic").isZero();
+    assertThat(r.snapshot().trafficSeconds()).isEqualTo(r.snapshot().windowSeconds());
+    long before = System.currentTimeMillis();
+    r.shape("SELECT 1 FROM t").record(Via.EXECUTES, 1_000);
+    r.shape("UPDATE t SET id = 2").record(Via.TEXT_EXECUTES);
+    long after = System.currentTimeMillis();
+    TrafficProfile p = r.snapshot();
+    assertThat(p.firstStatementMillis()).isBetween(before, after);
+    assertThat(p.lastStatementMillis()).isBetween(p.firstStatementMillis(), after);
+    TrafficProfile merged = new TrafficProfile();
+    merged.observeTraffic(before - 5_000, before - 4_000);
+    merged.addAll(p);
+    assertThat(merged.firstStatementMillis()).isEqualTo(before - 5_000);
+    assertThat(merged.lastStatementMillis()).isEqualTo(p.lastStatementMillis());
+  }
+
+  @Test
   void textsOfOneShapeShareOneDigestAndItsCounters() {
     ProfileRecorder r = new ProfileRecorder(RecorderSettings.defaults());
     r.shape("SELECT * FROM accounts WHERE id = 1").record(Via.TEXT_EXECUTES, 1000);
