@@ -45,6 +45,8 @@ final class Estimates {
   private Map<String, double[]> optimizer;
   /** Recommendations whose gain is server time not estimated, in the order they were priced. */
   private final java.util.Set<String> serverSideIds = new java.util.LinkedHashSet<>();
+  /** True once the text-protocol saving counted TiDB's parse and compile time (the plan cache's gain). */
+  private boolean optimizerCounted;
 
   Estimates(TrafficProfile profile) {
     this(profile, null);
@@ -230,6 +232,7 @@ final class Estimates {
       }
     }
     double serverSeconds = optimizerNanos / NANOS;
+    optimizerCounted |= timedExecutions > 0;
     String serverWords =
         timedExecutions == 0
             ? " On TiDB the plan cache also saves parse and optimize time, not estimated here (no"
@@ -467,7 +470,9 @@ final class Estimates {
     }
     List<String> ids = new ArrayList<>();
     for (Recommendation r : ranked) {
-      if (serverSideIds.contains(r.id()) && ids.size() < 4) {
+      boolean counted = optimizerCounted
+          && (r.id().equals(PlanCacheRule.ID) || r.id().equals(PlanCacheRefusedRule.ID));
+      if (serverSideIds.contains(r.id()) && !counted && ids.size() < 4) {
         ids.add(r.id());
       }
     }
