@@ -62,6 +62,30 @@ class ServerTimeEstimateTest {
   }
 
   @Test
+  void executionsServedFromTheCacheDoNotDiluteATextExecutionsCost() {
+    // The same digests also ran prepared: 600 of 1000 executions were plan-cache hits, and the
+    // rows' averages (over all 1000) are what the 400 misses cost spread over every execution.
+    ServerView.Builder b = BankLikeProfiles.tidb(1).toBuilder();
+    for (int i = 0; i < 2; i++) {
+      b.statement(new StatementSummary("bank", "select `bank` . `" + BankLikeProfiles.table(BankLikeProfiles.WRITTEN_TABLES + i)
+          + "` /* shape " + i + " */", 1000, 600, true, 1, "d" + i, 1)
+          .withPlanCacheFacts(0, null, PARSE * 400 / 1000, COMPILE * 400 / 1000));
+    }
+    Recommendation mixed = find(Advisor.analyze(BankLikeProfiles.scenario(1), b.build()), TextProtocolRule.ID);
+    Recommendation text = find(Advisor.analyze(BankLikeProfiles.scenario(1), tidb(1, 0)), TextProtocolRule.ID);
+    assertThat(mixed.saving().secondsSaved()).isCloseTo(text.saving().secondsSaved(), within(1e-6));
+    // All executions hits: nothing is known of a miss, and the estimate falls back to round trips.
+    ServerView.Builder all = BankLikeProfiles.tidb(1).toBuilder();
+    for (int i = 0; i < 2; i++) {
+      all.statement(new StatementSummary("bank", "select `bank` . `" + BankLikeProfiles.table(BankLikeProfiles.WRITTEN_TABLES + i)
+          + "` /* shape " + i + " */", 1000, 1000, true, 1, "d" + i, 1)
+          .withPlanCacheFacts(0, null, PARSE, COMPILE));
+    }
+    Recommendation hits = find(Advisor.analyze(BankLikeProfiles.scenario(1), all.build()), TextProtocolRule.ID);
+    assertThat(hits.saving().assumption()).contains("not estimated here");
+  }
+
+  @Test
   void theFirstScreenNamesWhatTheSavingLeavesOut() {
     // Scenario 1 on TiDB: text statements from client-side prepares without cachePrepStmts, and
     // server-side advice (RC read check, cached tables) whose gain is server time.
