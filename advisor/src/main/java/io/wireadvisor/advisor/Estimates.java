@@ -473,11 +473,11 @@ final class Estimates {
   List<String> notEstimated(List<Recommendation> ranked) {
     List<String> out = new ArrayList<>();
     if (find(ranked, TextProtocolRule.ID) != null && w.repeatedTextExecutions > 0
-        && !jdbc.isTrue(JdbcProperty.CACHE_PREP_STMTS)) {
-      out.add("the driver's own CPU per text statement (" + Fmt.count(w.repeatedTextExecutions)
-          + " repeated: without cachePrepStmts Connector/J parses a client-side prepared"
-          + " statement's SQL again at every prepareStatement, and every execution builds the full"
-          + " SQL text; not timed by the agent)");
+        && !jdbc.isTrue(JdbcProperty.CACHE_PREP_STMTS) && Clients.of(profile).speaksJdbc()) {
+      out.add("the JDBC driver's own CPU per text statement (" + Fmt.count(w.repeatedTextExecutions)
+          + " repeated: without cachePrepStmts a client-side prepared statement's SQL is parsed"
+          + " again at every prepareStatement, and every execution builds the full SQL text; not"
+          + " timed by the agent)");
     }
     List<String> ids = new ArrayList<>();
     for (Recommendation r : ranked) {

@@ -116,7 +116,7 @@ class ServerTimeEstimateTest {
     Analysis a = Advisor.analyze(p, tidb(1, 0));
     String text = io.wireadvisor.report.Reports.text(a);
     assertThat(text).contains("waited on the wire in the window; estimated saving")
-        .contains("not counted: the driver's own CPU");
+        .contains("not counted: the JDBC driver's own CPU");
     assertThat(io.wireadvisor.report.Reports.json(a)).contains("\"notEstimated\"");
     assertThat(io.wireadvisor.report.Reports.html(a)).contains("id=\"not-estimated\"");
     // Untimed, the saving is in round trips only and nothing qualifies a time.
