@@ -20,6 +20,7 @@ public final class Outlook {
   private final double measuredSeconds;
   private final double secondsSaved;
   private final java.util.List<String> jdbcUrls;
+  private final java.util.List<String> notEstimated;
 
   /** Which kind of server the profile (or inspection) says it is. */
   public enum ServerKind {
@@ -53,6 +54,26 @@ public final class Outlook {
       double measuredSeconds,
       double secondsSaved,
       java.util.List<String> jdbcUrls) {
+    this(windowSeconds, server, serverKind, businessStatements, commandsNow, commandsAfter, measuredSeconds,
+        secondsSaved, jdbcUrls, java.util.Collections.<String>emptyList());
+  }
+
+  /**
+   * @param notEstimated gains the advised changes bring that {@code secondsSaved} does not count,
+   *     one short phrase each (e.g. the driver's own CPU per statement): the first screen names them
+   */
+  public Outlook(
+      double windowSeconds,
+      String server,
+      ServerKind serverKind,
+      long businessStatements,
+      Map<String, Long> commandsNow,
+      Map<String, Long> commandsAfter,
+      double measuredSeconds,
+      double secondsSaved,
+      java.util.List<String> jdbcUrls,
+      java.util.List<String> notEstimated) {
+    this.notEstimated = java.util.Collections.unmodifiableList(new java.util.ArrayList<String>(notEstimated));
     this.windowSeconds = windowSeconds;
     this.server = server;
     this.serverKind = serverKind;
@@ -62,6 +83,11 @@ public final class Outlook {
     this.measuredSeconds = measuredSeconds;
     this.secondsSaved = Math.max(0, secondsSaved);
     this.jdbcUrls = java.util.Collections.unmodifiableList(new java.util.ArrayList<String>(jdbcUrls));
+  }
+
+  /** Gains of the advised changes the estimated saving leaves out, one phrase each; may be empty. */
+  public java.util.List<String> notEstimated() {
+    return notEstimated;
   }
 
   /** The application's JDBC URLs (sanitized), distinct, in order; empty when none was recorded. */

@@ -149,6 +149,10 @@ public final class AnalysisJson {
       number(o, "roundTripsPerStatementAfter", ol.roundTripsPerStatementAfter());
       number(o, "measuredSeconds", ol.measuredSeconds());
       number(o, "secondsSaved", ol.secondsSaved());
+      ArrayNode not = o.putArray("notEstimated");
+      for (String n : ol.notEstimated()) {
+        not.add(n);
+      }
       ObjectNode now = o.putObject("commandsNow");
       for (Map.Entry<String, Long> e : ol.commandsNow().entrySet()) {
         now.put(e.getKey(), e.getValue());

@@ -110,7 +110,12 @@ final class HtmlReport {
       card(sb, "not timed", "the collector recorded no latencies: savings in round trips only");
     }
     card(sb, Fmt.count(o.businessStatements()), "business statements in " + Fmt.rate(o.windowSeconds()) + " s");
-    sb.append("</div>\n<p>Server: <b>").append(esc(o.server() == null ? "unknown" : o.server()))
+    sb.append("</div>\n");
+    if (o.measuredSeconds() > 0 && !o.notEstimated().isEmpty()) {
+      sb.append("<p id=\"not-estimated\">Not counted in the estimated saving: ")
+          .append(esc(String.join("; ", o.notEstimated()))).append(".</p>\n");
+    }
+    sb.append("<p>Server: <b>").append(esc(o.server() == null ? "unknown" : o.server()))
         .append("</b> (").append(o.serverKind()).append(")</p>\n");
     if (a.errorsOnFirstScreen()) {
       sb.append("<p id=\"errors-headline\"><b>Errors</b>: <a href=\"#errors\">")

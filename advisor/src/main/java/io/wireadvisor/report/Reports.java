@@ -237,6 +237,10 @@ public final class Reports {
         .append(duration(o.secondsSaved())).append(" (")
         .append(Fmt.percent(o.measuredSeconds() == 0 ? Double.NaN : o.secondsSaved() / o.measuredSeconds()))
         .append(")").append(end).append('\n');
+      if (!o.notEstimated().isEmpty()) {
+        wrap(sb, bullet + "        not counted: " + String.join("; ", o.notEstimated()) + end,
+            "          ");
+      }
     }
     sb.append(bullet).append("Server: ").append(o.server() == null ? "unknown" : o.server())
         .append(" [").append(o.serverKind()).append("]").append(end).append('\n');

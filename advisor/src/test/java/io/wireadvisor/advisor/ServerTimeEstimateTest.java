@@ -61,6 +61,76 @@ class ServerTimeEstimateTest {
     assertThat(r.saving().assumption()).contains("not estimated here");
   }
 
+  @Test
+  void executionsServedFromTheCacheDoNotDiluteATextExecutionsCost() {
+    // The same digests also ran prepared: 600 of 1000 executions were plan-cache hits, and the
+    // rows' averages (over all 1000) are what the 400 misses cost spread over every execution.
+    ServerView.Builder b = BankLikeProfiles.tidb(1).toBuilder();
+    for (int i = 0; i < 2; i++) {
+      b.statement(new StatementSummary("bank", "select `bank` . `" + BankLikeProfiles.table(BankLikeProfiles.WRITTEN_TABLES + i)
+          + "` /* shape " + i + " */", 1000, 600, true, 1, "d" + i, 1)
+          .withPlanCacheFacts(0, null, PARSE * 400 / 1000, COMPILE * 400 / 1000));
+    }
+    Recommendation mixed = find(Advisor.analyze(BankLikeProfiles.scenario(1), b.build()), TextProtocolRule.ID);
+    Recommendation text = find(Advisor.analyze(BankLikeProfiles.scenario(1), tidb(1, 0)), TextProtocolRule.ID);
+    assertThat(mixed.saving().secondsSaved()).isCloseTo(text.saving().secondsSaved(), within(1e-6));
+    // All executions hits: nothing is known of a miss, and the estimate falls back to round trips.
+    ServerView.Builder all = BankLikeProfiles.tidb(1).toBuilder();
+    for (int i = 0; i < 2; i++) {
+      all.statement(new StatementSummary("bank", "select `bank` . `" + BankLikeProfiles.table(BankLikeProfiles.WRITTEN_TABLES + i)
+          + "` /* shape " + i + " */", 1000, 1000, true, 1, "d" + i, 1)
+          .withPlanCacheFacts(0, null, PARSE, COMPILE));
+    }
+    Recommendation hits = find(Advisor.analyze(BankLikeProfiles.scenario(1), all.build()), TextProtocolRule.ID);
+    assertThat(hits.saving().assumption()).contains("not estimated here");
+  }
+
+  @Test
+  void theFirstScreenNamesWhatTheSavingLeavesOut() {
+    // Scenario 1 on TiDB: text statements from client-side prepares without cachePrepStmts, and
+    // server-side advice (RC read check, cached tables) whose gain is server time.
+    Analysis a = Advisor.analyze(BankLikeProfiles.scenario(1), tidb(1, 0));
+    java.util.List<String> not = a.outlook().notEstimated();
+    assertThat(not).anySatisfy(n -> assertThat(n).contains("driver's own CPU").contains("cachePrepStmts"));
+    java.util.List<String> serverSide = new java.util.ArrayList<>();
+    for (Recommendation r : a.recommendations()) {
+      if (r.saving() != null && !r.id().startsWith("tidb-plan-cache") && r.saving().assumption().startsWith("a server-side change")) {
+        serverSide.add(r.id());
+      }
+    }
+    assertThat(serverSide).isNotEmpty();
+    assertThat(not).anySatisfy(n -> assertThat(n).startsWith("the server time of ").contains(serverSide.get(0)));
+    assertThat(not).last().asString().contains("share busy cores");
+    // The plan cache's gain for these statements is their parse and compile time, counted above.
+    assertThat(not).noneSatisfy(n -> assertThat(n).contains(PlanCacheRule.ID));
+  }
+
+  @Test
+  void aTimedFirstScreenPrintsWhatIsNotCounted() {
+    io.wireadvisor.profile.TrafficProfile p = BankLikeProfiles.scenario(1);
+    io.wireadvisor.profile.Histogram h = new io.wireadvisor.profile.Histogram(io.wireadvisor.profile.Histogram.LATENCY_PRECISION);
+    for (int i = 0; i < 1000; i++) {
+      h.record(2_000_000); // 2 ms
+    }
+    p.addCommand(io.wireadvisor.profile.CommandType.QUERY, new io.wireadvisor.profile.CommandStats(0, h));
+    Analysis a = Advisor.analyze(p, tidb(1, 0));
+    String text = io.wireadvisor.report.Reports.text(a);
+    assertThat(text).contains("waited on the wire in the window; estimated saving")
+        .contains("not counted: the JDBC driver's own CPU");
+    assertThat(io.wireadvisor.report.Reports.json(a)).contains("\"notEstimated\"");
+    assertThat(io.wireadvisor.report.Reports.html(a)).contains("id=\"not-estimated\"");
+    // Untimed, the saving is in round trips only and nothing qualifies a time.
+    assertThat(io.wireadvisor.report.Reports.text(Advisor.analyze(BankLikeProfiles.scenario(1), tidb(1, 0))))
+        .doesNotContain("not counted:");
+  }
+
+  @Test
+  void withTheStatementCacheOnTheDriversParseIsNotNamed() {
+    // Scenario 5: server-prepared and cached; nothing re-parsed per statement on the client.
+    Analysis a = Advisor.analyze(BankLikeProfiles.scenario(5), tidb(5, 1000));
+    assertThat(a.outlook().notEstimated()).noneSatisfy(n -> assertThat(n).contains("driver's own CPU"));
+  }
+
   private static Recommendation find(Analysis a, String id) {
     return a.recommendations().stream().filter(r -> r.id().equals(id)).findFirst()
         .orElseThrow(() -> new AssertionError("no " + id + " in " + a.recommendations()));
