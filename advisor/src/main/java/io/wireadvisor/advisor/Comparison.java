@@ -17,6 +17,8 @@ public final class Comparison {
   private final List<Item> items;
   private final List<Regression> regressions;
   private List<ClientDiff> clients = Collections.emptyList();
+  /** Why commands per statement rose without a regression ({@link Regression#perTransactionNote}), or null. */
+  private String wholeNote;
 
   private Comparison(Analysis before, ProfileSummary after, List<Item> items, List<Regression> regressions) {
     this.before = before;
@@ -70,7 +72,18 @@ public final class Comparison {
         items.add(new Item(r, e.check(after)));
       }
     }
-    return new Comparison(a, ProfileSummary.of(after), items, Regression.between(before, after));
+    Comparison c = new Comparison(a, ProfileSummary.of(after), items, Regression.between(before, after));
+    c.wholeNote = Regression.perTransactionNote(before, after);
+    return c;
+  }
+
+  /**
+   * Why wire commands per business statement rose without failing {@code diff}: AFTER runs fewer
+   * statements per transaction with no more commands per transaction (figures in the text); null
+   * when that did not happen.
+   */
+  public String wholeNote() {
+    return wholeNote;
   }
 
   public Analysis before() {

@@ -164,6 +164,26 @@ public final class Regression {
     return sa < sb * (1 - COMMANDS_TOLERANCE) && ca <= cb * (1 + COMMANDS_TOLERANCE) + 1e-9;
   }
 
+  /**
+   * The line {@code diff} prints when commands per statement rose but {@link
+   * #fewerStatementsSameWork} judged per transaction instead; null otherwise.
+   */
+  public static String perTransactionNote(TrafficProfile before, TrafficProfile after) {
+    double b = steadyCommandsPerStatement(before);
+    double a = steadyCommandsPerStatement(after);
+    if (Double.isNaN(a) || Double.isNaN(b) || a <= b * (1 + COMMANDS_TOLERANCE) + 1e-9
+        || !fewerStatementsSameWork(before, after)) {
+      return null;
+    }
+    return "Wire commands per business statement rose from " + Fmt.ratio(b) + " to " + Fmt.ratio(a)
+        + " because fewer statements do each transaction's work (" + Fmt.ratio(
+            (double) applicationStatements(before) / before.transactions()) + " -> "
+        + Fmt.ratio((double) applicationStatements(after) / after.transactions())
+        + " per transaction); wire commands per transaction went from "
+        + Fmt.ratio(steadyCommandsPerTransaction(before)) + " to " + Fmt.ratio(steadyCommandsPerTransaction(after))
+        + ": no regression.";
+  }
+
   private static Regression commands(TrafficProfile before, TrafficProfile after) {
     double b = steadyCommandsPerStatement(before);
     double a = steadyCommandsPerStatement(after);

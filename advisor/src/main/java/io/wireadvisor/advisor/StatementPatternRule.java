@@ -153,7 +153,7 @@ public final class StatementPatternRule implements Rule {
           + ADVISED_BATCH_SIZE + " for all of them, loads up to " + ADVISED_BATCH_SIZE
           + " at a time with one IN (...) statement.");
       effect.append("Each transaction's ").append(WireSession.N_PLUS_ONE_MIN_EXECUTIONS)
-          .append("+ one-row SELECTs of a shape become one statement with join fetch, or one per ")
+          .append("+ SELECTs of a shape, one parent at a time, become one statement with join fetch, or one per ")
           .append(ADVISED_BATCH_SIZE).append(" rows with batch fetching: ").append(Fmt.count(nPlusOne))
           .append(" executions in this window. ");
       risk.append("Join fetch returns the parent columns once per child row (more bytes) and"

@@ -489,6 +489,9 @@ public final class Reports {
     line(sb, c.before().profile());
     sb.append("After:  ");
     line(sb, c.after());
+    if (c.wholeNote() != null) {
+      wrap(sb, c.wholeNote(), "");
+    }
     regressions(sb, c);
     if (c.items().isEmpty()) {
       sb.append("\nThe 'before' profile had nothing to recommend.\n");

@@ -197,6 +197,14 @@ class RegressionTest {
     assertThat(Regression.steadyCommandsPerTransaction(nPlusOne)).isEqualTo(10.0);
     assertThat(Regression.fewerStatementsSameWork(nPlusOne, batched)).isTrue();
     assertThat(Regression.between(nPlusOne, batched)).isEmpty();
+    // diff says why the rise is no regression.
+    assertThat(Regression.perTransactionNote(nPlusOne, batched)).isEqualTo(
+        "Wire commands per business statement rose from 1.43 to 2.50 because fewer statements do each"
+            + " transaction's work (7.00 -> 2.00 per transaction); wire commands per transaction went"
+            + " from 10.00 to 5.00: no regression.");
+    assertThat(Regression.perTransactionNote(batched, nPlusOne)).isNull();
+    assertThat(Reports.text(Comparison.of(nPlusOne, batched, TIDB_2)))
+        .contains("because fewer statements do each").doesNotContain("REGRESSED");
   }
 
   @Test

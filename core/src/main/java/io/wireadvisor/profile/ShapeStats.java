@@ -117,6 +117,27 @@ public final class ShapeStats {
     return digestText;
   }
 
+  /** Values a statement of this shape carries ({@code ?} in its digest text); computed once. */
+  private volatile int values = -1;
+
+  /**
+   * The values one statement of this shape carries: its digest text's {@code ?}s (bound
+   * parameters and literals alike; an IN list collapsed to {@code (...)} counts none).
+   */
+  public int values() {
+    int v = values;
+    if (v < 0) {
+      v = 0;
+      for (int i = 0; i < digestText.length(); i++) {
+        if (digestText.charAt(i) == '?') {
+          v++;
+        }
+      }
+      values = v;
+    }
+    return v;
+  }
+
   /**
    * A SELECT that locks what it reads ({@code FOR UPDATE}, {@code FOR SHARE}, {@code LOCK IN SHARE
    * MODE}), as the classifier marked it. False in profiles written before the mark existed.

@@ -12,7 +12,10 @@ import java.util.List;
  *
  * <ul>
  *   <li><b>N+1</b>: a SELECT shape run at least {@link WireSession#N_PLUS_ONE_MIN_EXECUTIONS} times
- *       with every execution's rows counted and none returning more than one row; its partner is
+ *       with every execution's rows counted and either none returning more than one row (to-one
+ *       loads) or, for a shape keyed by one value, at most {@link #COLLECTION_ROWS} rows per
+ *       execution on average (a lazy collection loaded one parent at a time: found on
+ *       spring-petclinic-rest, whose vets' specialties and pets' visits load so); its partner is
  *       the shape run just before its first execution (the query whose rows were then loaded one
  *       by one);
  *   <li><b>insert-then-update</b>: an UPDATE of a table an INSERT (or REPLACE) of the same
@@ -26,6 +29,12 @@ import java.util.List;
  * allocates nothing. Used by one thread at a time, as its session is.
  */
 final class TransactionPatterns {
+  /**
+   * Rows per execution, on average, up to which a one-value SELECT run in a loop is a collection
+   * loaded one parent at a time; above it the loop reads sizeable results, which batching saves
+   * little of.
+   */
+  static final long COLLECTION_ROWS = 50;
   /** Distinct business shapes judged per transaction; an ORM transaction rarely runs more. */
   static final int MAX_SHAPES = 16;
   /**
@@ -124,7 +133,7 @@ final class TransactionPatterns {
       if (s.kind() == StatementKind.SELECT
           && executions[i] >= WireSession.N_PLUS_ONE_MIN_EXECUTIONS
           && counted[i] == executions[i]
-          && maxRows[i] <= 1) {
+          && (maxRows[i] <= 1 || (s.values() == 1 && rows[i] <= COLLECTION_ROWS * executions[i]))) {
         shapes[i].recordPattern(PatternStats.Kind.N_PLUS_ONE,
             before[i] < 0 ? "" : shapes[before[i]].digest(), executions[i], rows[i], timed[i],
             nanos[i]);

@@ -73,19 +73,49 @@ class TransactionPatternsTest {
   }
 
   @Test
-  void aSelectReturningManyRowsEachTimeIsNotNPlusOne() {
+  void aSelectOfSeveralValuesReturningManyRowsEachTimeIsNotNPlusOne() {
+    ShapeHandle range = recorder.shape("SELECT id, v FROM child WHERE parent_id BETWEEN 5 AND 9");
     for (int t = 0; t < 3; t++) {
       for (int i = 0; i < 10; i++) {
-        run(child, 5, IN_TRANS);
+        run(range, 5, IN_TRANS);
       }
       commit();
     }
-    assertThat(stats(child).patterns()).isEmpty();
+    assertThat(stats(range).patterns()).isEmpty();
     // One execution of many rows among one-row ones is enough to clear the transaction.
     for (int i = 0; i < 10; i++) {
-      run(child, i == 3 ? 2 : 1, IN_TRANS);
+      run(range, i == 3 ? 2 : 1, IN_TRANS);
     }
     commit();
+    assertThat(stats(range).patterns()).isEmpty();
+  }
+
+  @Test
+  void aCollectionLoadedOneParentAtATimeIsNPlusOne() {
+    // spring-petclinic-rest's /vets: each vet's specialties, one vet at a time (0 to 2 rows each).
+    for (int t = 0; t < 3; t++) {
+      run(parents, 6, IN_TRANS);
+      for (int i = 0; i < 6; i++) {
+        run(child, i % 3, IN_TRANS);
+      }
+      commit();
+    }
+    assertThat(stats(child).values()).isEqualTo(1);
+    PatternStats p = only(stats(child));
+    assertThat(p.kind()).isEqualTo(PatternStats.Kind.N_PLUS_ONE);
+    assertThat(p.partner()).isEqualTo(parents.digest());
+    assertThat(p.executions()).isEqualTo(18);
+    assertThat(p.rows()).isEqualTo(18);
+  }
+
+  @Test
+  void aOneValueSelectReturningLargeResultsInALoopIsNotNPlusOne() {
+    for (int t = 0; t < 3; t++) {
+      for (int i = 0; i < 4; i++) {
+        run(child, i == 0 ? 1 : TransactionPatterns.COLLECTION_ROWS * 2, IN_TRANS);
+      }
+      commit();
+    }
     assertThat(stats(child).patterns()).isEmpty();
   }
 
