@@ -13,11 +13,14 @@ import io.wireadvisor.wire.Replies;
 import java.util.function.Consumer;
 
 /**
- * The protocol state of one proxied connection: follows the handshake, matches every command to
- * its complete response, times it, and records it in the {@link ProfileRecorder}. It sees only
- * packet heads (via two {@link PacketScanner}s), never buffers a payload, and never decides what
- * is forwarded, except that it rewrites capability flags in the handshake and rejects client
- * packets that break the protocol.
+ * The protocol state of one proxied connection, split by concern as TiProxy splits its backend:
+ * {@link Handshake} follows the login (greeting, TLS on either leg, the password guard), {@link
+ * ResponseReader} reads the server's replies, and this class wires the two, reads the client's
+ * commands (the request side), matches every command to its complete response, times it, and
+ * records it in the connection's {@link WireSession} (and capture). It sees only packet heads (via
+ * two {@link PacketScanner}s), never buffers a payload, and never decides what is forwarded,
+ * except that the handshake rewrites capability flags and client packets that break the protocol
+ * are rejected.
  *
  * <p>Not thread-safe: both channels of a connection share one event loop, which calls it.
  *
@@ -38,8 +41,6 @@ final class SessionTracker {
    */
   static final int MAX_HANDSHAKE_PACKET = 64 * 1024 + 4 * 1024;
 
-  private static final int SERVER_CAPTURE = 32;
-
   /** Where the connection is: the login ({@link Handshake}), commands, or past following. */
   enum Phase {
     GREETING,
@@ -49,22 +50,6 @@ final class SessionTracker {
     /** Replication or an unparseable server answer: bytes still flow, nothing is classified. */
     OPAQUE,
     CLOSED
-  }
-
-  private enum Expect {
-    SIMPLE,
-    ANY_ONE_PACKET,
-    RESULT,
-    COLUMN_DEFS,
-    COLUMNS_EOF,
-    ROWS,
-    PREPARE,
-    PREPARE_PARAMS,
-    PREPARE_PARAMS_EOF,
-    PREPARE_COLUMNS,
-    PREPARE_COLUMNS_EOF,
-    FIELD_LIST,
-    AUTH
   }
 
   /** One command waiting for (the rest of) its response; pooled in a ring. */
@@ -141,13 +126,6 @@ final class SessionTracker {
   private int ringHead;
   private int ringSize;
 
-  // Response side (for the oldest pending command).
-  private Expect expect;
-  private long remainingDefs;
-  private int preparedColumns;
-  private boolean preparedMetadata;
-  private int serverNextSeq;
-
   /** See {@link WireSession#STATEMENT_ENTRY_BYTES}. */
   static final long STATEMENT_ENTRY_BYTES = WireSession.STATEMENT_ENTRY_BYTES;
   /** See {@link WireSession#USED_SHAPE_ENTRY_BYTES}. */
@@ -155,6 +133,8 @@ final class SessionTracker {
 
   private final PacketScanner clientScanner;
   private final PacketScanner serverScanner;
+  /** The server's side: the greeting and auth packets to the handshake, then the replies. */
+  private final ResponseReader reader;
 
   /** The login: greeting, SSLRequest, HandshakeResponse, auth exchange, TLS on each leg. */
   private final Handshake handshake;
@@ -257,7 +237,8 @@ final class SessionTracker {
     session.followTransactionSets(false);
     this.serverVersionListener = serverVersionListener;
     this.clientScanner = new PacketScanner(new ClientSide(), MAX_HANDSHAKE_PACKET);
-    this.serverScanner = new PacketScanner(new ServerSide(), MAX_HANDSHAKE_PACKET);
+    this.reader = new ResponseReader(handshake, new Reply());
+    this.serverScanner = new PacketScanner(reader, MAX_HANDSHAKE_PACKET);
   }
 
   PacketScanner clientScanner() {
@@ -378,7 +359,7 @@ final class SessionTracker {
       return -1;
     }
     Pending p = ring[ringHead];
-    return ((p.responseStarted ? serverNextSeq : p.lastClientSeq + 1)) & 0xff;
+    return ((p.responseStarted ? reader.nextSeq() : p.lastClientSeq + 1)) & 0xff;
   }
 
   /**
@@ -729,239 +710,96 @@ final class SessionTracker {
     ringSize--;
   }
 
-  // ---------------------------------------------------------------- server side
+  // ---------------------------------------------------------------- replies and recording
 
-  private final class ServerSide implements PacketScanner.Handler {
+  /** What the {@link ResponseReader} tells of the reply to the oldest pending command. */
+  private final class Reply implements ResponseReader.Commands {
     @Override
-    public boolean holdNextPacket() {
-      return handshake.holdsServerPacket(ringSize > 0 && expect == Expect.AUTH);
+    public Phase phase() {
+      return phase;
     }
 
     @Override
-    public int begin(int length, int seq, boolean continuation) {
-      return continuation ? 0 : SERVER_CAPTURE;
+    public boolean waiting() {
+      return ringSize > 0;
     }
 
     @Override
-    public int packet(int length, int seq, boolean continuation, byte[] head, int headLength)
-        throws ProtocolException {
-      serverNextSeq = (seq + 1) & 0xff;
-      if (continuation) {
-        return PacketScanner.FORWARD;
+    public void replyPacket(int first, byte[] head, int headLength) {
+      Pending p = ring[ringHead];
+      p.responseStarted = true;
+      if (first == Packets.ERR && p.errorCode < 0) {
+        p.errorCode = Replies.errCode(head, headLength);
+        p.sqlState = Replies.errSqlState(head, headLength);
       }
-      switch (phase) {
-        case GREETING:
-          handshake.greeting(length, head);
-          break;
-        case AUTH:
-          handshake.serverAuthPacket(length, head, headLength);
-          break;
-        case COMMAND:
-          if (ringSize > 0) {
-            response(length, head, headLength);
-          }
-          break;
-        default:
-          break;
+    }
+
+    @Override
+    public void resultSet() {
+      Pending p = ring[ringHead];
+      if (!p.rowsDone) {
+        p.rows = Math.max(p.rows, 0);
       }
-      return PacketScanner.FORWARD;
+    }
+
+    @Override
+    public void row() {
+      Pending p = ring[ringHead];
+      if (p.type != CommandType.STMT_FETCH && !p.rowsDone) {
+        p.rows++;
+      }
+    }
+
+    @Override
+    public void rowsEnded(boolean cursor) {
+      Pending p = ring[ringHead];
+      if (cursor && !p.rowsDone) {
+        p.rows = -1; // COM_STMT_FETCH brings them (not counted)
+      }
+      p.rowsDone = true;
+    }
+
+    @Override
+    public void resultEnded(int status) {
+      ring[ringHead].status = status;
+      serverStatus(status);
+    }
+
+    @Override
+    public void prepared(int id, int params) {
+      SessionTracker.this.prepared(id, params, ring[ringHead]);
+    }
+
+    @Override
+    public void localInfile(int clientSeq) {
+      clientInLocalInfile = true;
+      clientExpectedSeq = clientSeq;
+    }
+
+    @Override
+    public void changeUserEnded(boolean ok) {
+      clientInAuth = false;
+      if (ok) {
+        forgetStatements(); // a new session: the server dropped every prepared statement
+      }
+    }
+
+    @Override
+    public void complete(boolean error) {
+      SessionTracker.this.complete(error);
+    }
+
+    @Override
+    public void unparseable() {
+      SessionTracker.this.unparseable();
     }
   }
-
 
   private void startResponse(Pending p) {
     if (p.lastPrepared) {
       p.shape = session.statement(WireSession.LAST_PREPARED_ID);
     }
-    switch (p.type) {
-      case QUERY:
-      case STMT_EXECUTE:
-      case PROCESS_INFO:
-      case UNKNOWN:
-        expect = Expect.RESULT;
-        break;
-      case STMT_FETCH:
-        expect = Expect.ROWS;
-        break;
-      case STMT_PREPARE:
-        expect = Expect.PREPARE;
-        break;
-      case FIELD_LIST:
-        expect = Expect.FIELD_LIST;
-        break;
-      case STATISTICS:
-        expect = Expect.ANY_ONE_PACKET;
-        break;
-      case CHANGE_USER:
-        expect = Expect.AUTH;
-        break;
-      default:
-        expect = Expect.SIMPLE;
-        break;
-    }
-  }
-
-  private void response(int length, byte[] head, int headLength) throws ProtocolException {
-    Pending p = ring[ringHead];
-    p.responseStarted = true;
-    int first = headLength > 0 ? head[0] & 0xff : -1;
-    if (first == Packets.ERR && p.errorCode < 0) {
-      p.errorCode = Replies.errCode(head, headLength);
-      p.sqlState = Replies.errSqlState(head, headLength);
-    }
-    boolean terminator = first == Packets.EOF && length < Packets.MAX_CHUNK;
-    boolean deprecateEof = handshake.deprecateEof();
-    switch (expect) {
-      case ANY_ONE_PACKET:
-        complete(false);
-        return;
-      case SIMPLE:
-        complete(first == Packets.ERR);
-        return;
-      case AUTH:
-        handshake.changeUserReply(length, head, headLength);
-        if (first == Packets.OK || first == Packets.ERR) {
-          clientInAuth = false;
-          if (first == Packets.OK) {
-            forgetStatements(); // a new session: the server dropped every prepared statement
-          }
-          complete(first == Packets.ERR);
-        }
-        return;
-      case RESULT:
-        if (first == Packets.OK) {
-          p.status = Replies.okStatusOrUnknown(head, headLength);
-          serverStatus(Replies.okStatusOrUnknown(head, headLength));
-          endOfResult(Replies.okStatus(head, headLength));
-        } else if (first == Packets.ERR) {
-          complete(true);
-        } else if (first == Packets.LOCAL_INFILE) {
-          clientInLocalInfile = true;
-          clientExpectedSeq = serverNextSeq;
-        } else {
-          long columns = Bytes.lenenc(head, 0, headLength);
-          if (columns <= 0) {
-            unparseable();
-            return;
-          }
-          boolean metadata = true;
-          int at = Bytes.lenencSize(first);
-          if (handshake.optionalMetadata() && at < headLength) {
-            metadata = head[at] != 0;
-          }
-          remainingDefs = metadata ? columns : 0;
-          if (!p.rowsDone) {
-            p.rows = Math.max(p.rows, 0);
-          }
-          expect = remainingDefs > 0 ? Expect.COLUMN_DEFS : afterColumnDefs();
-        }
-        return;
-      case COLUMN_DEFS:
-        if (first == Packets.ERR) {
-          complete(true);
-        } else if (--remainingDefs == 0) {
-          expect = afterColumnDefs();
-        }
-        return;
-      case COLUMNS_EOF:
-        if (first == Packets.ERR) {
-          complete(true);
-        } else if ((Replies.eofStatus(head, headLength) & Capabilities.SERVER_STATUS_CURSOR_EXISTS) != 0) {
-          // A cursor was opened: no rows now, COM_STMT_FETCH brings them (not counted).
-          p.rows = p.rowsDone ? p.rows : -1;
-          p.rowsDone = true;
-          p.status = Replies.eofStatusOrUnknown(head, headLength);
-          serverStatus(Replies.eofStatusOrUnknown(head, headLength));
-          endOfResult(Replies.eofStatus(head, headLength));
-        } else {
-          expect = Expect.ROWS;
-        }
-        return;
-      case ROWS:
-        if (terminator) {
-          p.status = deprecateEof ? Replies.okStatusOrUnknown(head, headLength)
-              : Replies.eofStatusOrUnknown(head, headLength);
-          if (!p.rowsDone && (p.status & Capabilities.SERVER_STATUS_CURSOR_EXISTS) != 0
-              && p.status >= 0) {
-            p.rows = -1; // without EOF packets a cursor's opening ends the column definitions here
-          }
-          p.rowsDone = true;
-          serverStatus(deprecateEof ? Replies.okStatusOrUnknown(head, headLength)
-              : Replies.eofStatusOrUnknown(head, headLength));
-          endOfResult(deprecateEof ? Replies.okStatus(head, headLength) : Replies.eofStatus(head, headLength));
-        } else if (first == Packets.ERR) {
-          complete(true); // 0xFF cannot start a row: the statement failed mid-result
-        } else if (p.type != CommandType.STMT_FETCH && !p.rowsDone) {
-          p.rows++;
-        }
-        return;
-      case PREPARE:
-        if (first == Packets.OK && headLength >= Replies.PREPARE_OK_LENGTH) {
-          int id = Replies.preparedId(head);
-          preparedColumns = Replies.preparedColumns(head);
-          int params = Replies.preparedParams(head);
-          preparedMetadata =
-              Replies.preparedMetadataFollows(head, headLength, handshake.optionalMetadata());
-          prepared(id, params, p);
-          if (preparedMetadata && params > 0) {
-            remainingDefs = params;
-            expect = Expect.PREPARE_PARAMS;
-          } else {
-            startPreparedColumns();
-          }
-        } else if (first == Packets.ERR) {
-          complete(true);
-        } else {
-          unparseable();
-        }
-        return;
-      case PREPARE_PARAMS:
-        if (--remainingDefs == 0) {
-          if (deprecateEof) {
-            startPreparedColumns();
-          } else {
-            expect = Expect.PREPARE_PARAMS_EOF;
-          }
-        }
-        return;
-      case PREPARE_PARAMS_EOF:
-        startPreparedColumns();
-        return;
-      case PREPARE_COLUMNS:
-        if (--remainingDefs == 0) {
-          if (deprecateEof) {
-            complete(false);
-          } else {
-            expect = Expect.PREPARE_COLUMNS_EOF;
-          }
-        }
-        return;
-      case PREPARE_COLUMNS_EOF:
-        complete(false);
-        return;
-      case FIELD_LIST:
-        if (first == Packets.ERR) {
-          complete(true);
-        } else if (terminator) {
-          complete(false);
-        }
-        return;
-      default:
-        throw new IllegalStateException(String.valueOf(expect));
-    }
-  }
-
-  private Expect afterColumnDefs() {
-    return handshake.deprecateEof() ? Expect.ROWS : Expect.COLUMNS_EOF;
-  }
-
-  private void startPreparedColumns() {
-    if (preparedMetadata && preparedColumns > 0) {
-      remainingDefs = preparedColumns;
-      expect = Expect.PREPARE_COLUMNS;
-    } else {
-      complete(false);
-    }
+    reader.expectReplyTo(p.type);
   }
 
   private void prepared(int id, int params, Pending p) {
@@ -992,14 +830,6 @@ final class SessionTracker {
   private void serverStatus(int status) {
     if (ringSize == 1) {
       session.serverStatus(status);
-    }
-  }
-
-  private void endOfResult(int status) {
-    if ((status & Capabilities.SERVER_MORE_RESULTS_EXISTS) != 0) {
-      expect = Expect.RESULT;
-    } else {
-      complete(false);
     }
   }
 
