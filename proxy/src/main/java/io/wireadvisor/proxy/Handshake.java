@@ -28,7 +28,16 @@ import io.wireadvisor.wire.Greeting;
  * through {@link Connection}. Not thread-safe: the connection's event loop calls it.
  */
 final class Handshake {
-  /** What the proxy's configuration says of logins, the same for each of its connections. */
+  /**
+   * What the proxy's configuration says of logins, the same for each of its connections.
+   *
+   * @param tlsOffered the proxy terminates client TLS (offers CLIENT_SSL, handles SSLRequest)
+   * @param upstreamMode when the proxy talks TLS to the upstream
+   * @param plaintextPasswordsAllowed relay logins that carry the password itself (not a
+   *     challenge–response) from a TLS client leg over a plaintext upstream leg ({@code
+   *     --allow-plaintext-upstream-passwords})
+   * @param cleartextAllowed relay them over any plaintext leg ({@code --allow-cleartext-passwords})
+   */
   record Policy(
       boolean tlsOffered,
       UpstreamTls.Mode upstreamMode,

@@ -142,90 +142,20 @@ final class SessionTracker {
   private final LoginGuard login;
 
   /**
+   * The one constructor: the proxy's ({@link FrontendHandler}, with {@link
+   * Handshake.Policy#of(ProxyConfig)}) and the tests' ({@link TrackerHarness}'s) connections.
+   *
+   * @param recorder the proxy's recorder, shared by its connections
+   * @param stats the proxy's counters, and the statement-table budget over all connections
    * @param serverVersionListener told the server's version string from the greeting, once
-   */
-  SessionTracker(
-      ProfileRecorder recorder, ProxyStats stats, Consumer<String> serverVersionListener) {
-    this(recorder, stats, serverVersionListener, false);
-  }
-
-  /**
-   * @param tlsOffered the proxy terminates client TLS (offers CLIENT_SSL, handles SSLRequest)
+   * @param policy TLS on either leg, and which logins may carry a password in clear
    */
   SessionTracker(
       ProfileRecorder recorder,
       ProxyStats stats,
       Consumer<String> serverVersionListener,
-      boolean tlsOffered) {
-    this(recorder, stats, serverVersionListener, tlsOffered, UpstreamTls.Mode.OFF);
-  }
-
-  /**
-   * @param tlsOffered the proxy terminates client TLS (offers CLIENT_SSL, handles SSLRequest)
-   * @param upstreamMode when the proxy talks TLS to the upstream
-   */
-  SessionTracker(
-      ProfileRecorder recorder,
-      ProxyStats stats,
-      Consumer<String> serverVersionListener,
-      boolean tlsOffered,
-      UpstreamTls.Mode upstreamMode) {
-    this(recorder, stats, serverVersionListener, tlsOffered, upstreamMode, false);
-  }
-
-  /**
-   * @param tlsOffered the proxy terminates client TLS (offers CLIENT_SSL, handles SSLRequest)
-   * @param upstream when the proxy talks TLS to the upstream, and whether passwords may cross a
-   *     plaintext upstream leg when the client's leg is TLS
-   */
-  SessionTracker(
-      ProfileRecorder recorder,
-      ProxyStats stats,
-      Consumer<String> serverVersionListener,
-      boolean tlsOffered,
-      UpstreamTls upstream) {
-    this(
-        recorder, stats, serverVersionListener, tlsOffered, upstream.mode(),
-        upstream.plaintextPasswordsAllowed());
-  }
-
-  /**
-   * @param tlsOffered the proxy terminates client TLS (offers CLIENT_SSL, handles SSLRequest)
-   * @param upstreamMode when the proxy talks TLS to the upstream
-   * @param plaintextPasswordsAllowed relay logins that carry the password itself (not a
-   *     challenge–response) from a TLS client leg over a plaintext upstream leg
-   */
-  SessionTracker(
-      ProfileRecorder recorder,
-      ProxyStats stats,
-      Consumer<String> serverVersionListener,
-      boolean tlsOffered,
-      UpstreamTls.Mode upstreamMode,
-      boolean plaintextPasswordsAllowed) {
-    this(recorder, stats, serverVersionListener, tlsOffered, upstreamMode, plaintextPasswordsAllowed,
-        false);
-  }
-
-  /**
-   * @param tlsOffered the proxy terminates client TLS (offers CLIENT_SSL, handles SSLRequest)
-   * @param upstreamMode when the proxy talks TLS to the upstream
-   * @param plaintextPasswordsAllowed relay logins that carry the password itself (not a
-   *     challenge–response) from a TLS client leg over a plaintext upstream leg
-   * @param cleartextAllowed relay them over any plaintext leg ({@code --allow-cleartext-passwords})
-   */
-  SessionTracker(
-      ProfileRecorder recorder,
-      ProxyStats stats,
-      Consumer<String> serverVersionListener,
-      boolean tlsOffered,
-      UpstreamTls.Mode upstreamMode,
-      boolean plaintextPasswordsAllowed,
-      boolean cleartextAllowed) {
-    this.handshake =
-        new Handshake(
-            new Handshake.Policy(
-                tlsOffered, upstreamMode, plaintextPasswordsAllowed, cleartextAllowed),
-            new Login());
+      Handshake.Policy policy) {
+    this.handshake = new Handshake(policy, new Login());
     this.login = handshake.guard();
     this.recorder = recorder;
     this.stats = stats;
