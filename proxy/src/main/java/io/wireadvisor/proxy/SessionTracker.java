@@ -143,7 +143,7 @@ final class SessionTracker {
 
   /**
    * The one constructor: the proxy's ({@link FrontendHandler}, with {@link
-   * Handshake.Policy#of(ProxyConfig)}) and the tests' ({@link TrackerHarness}'s) connections.
+   * Handshake.Policy#of(ProxyConfig)}) and the tests' ({@code TrackerHarness}'s) connections.
    *
    * @param recorder the proxy's recorder, shared by its connections
    * @param stats the proxy's counters, and the statement-table budget over all connections
