@@ -28,7 +28,9 @@ import java.util.Map;
  *       window's CPU per command on both sides, {@code (P + S) / C}.
  * </ul>
  *
- * <p>Saved time = measured time × (CPU freed / (P + S)). The first screen takes the larger of this
+ * <p>Saved time = measured time × (CPU freed / (P + S)). The line also gives the upper end, parse and
+ * compile at their full latency (all CPU, no wait), since k is low for them: L holds commit and
+ * storage waits too, and parse and compile are all CPU. The first screen takes the larger of this
  * and the latency estimate (the same gains measured two ways, never added). The client's own CPU
  * per text statement (Connector/J building and parsing SQL) is not priced: the profile of text
  * traffic cannot tell it from the rest of the application's CPU. A host below the busy share gets
@@ -51,6 +53,8 @@ final class CpuModel {
     final boolean serverHere;
     final double freedMsPerStatement;
     final double share;
+    /** The share with the server time at its full latency (all CPU): the model's upper end. */
+    final double upperShare;
     final double secondsSaved;
     /** The first screen's line, or null. */
     final String line;
@@ -58,7 +62,8 @@ final class CpuModel {
     final String missing;
 
     Result(boolean measured, boolean cpuBound, double busyShare, int cores, double clientMs, double serverMs,
-        boolean serverHere, double freedMs, double share, double secondsSaved, String line, String missing) {
+        boolean serverHere, double freedMs, double share, double upperShare, double secondsSaved, String line,
+        String missing) {
       this.measured = measured;
       this.cpuBound = cpuBound;
       this.busyShare = busyShare;
@@ -68,13 +73,14 @@ final class CpuModel {
       this.serverHere = serverHere;
       this.freedMsPerStatement = freedMs;
       this.share = share;
+      this.upperShare = upperShare;
       this.secondsSaved = secondsSaved;
       this.line = line;
       this.missing = missing;
     }
 
     static final Result NOT_MEASURED =
-        new Result(false, false, -1, 0, Double.NaN, Double.NaN, false, 0, 0, 0, null, null);
+        new Result(false, false, -1, 0, Double.NaN, Double.NaN, false, 0, 0, 0, 0, null, null);
   }
 
   private CpuModel() {}
@@ -98,10 +104,10 @@ final class CpuModel {
     double serverMs = Double.isNaN(serverSeconds) ? Double.NaN : serverSeconds * 1e3 / businessStatements;
     String host = String.format(Locale.ROOT, "host %.0f%% busy (%d cores) over the window", busy * 100, cpu.cores());
     if (busy < BUSY_SHARE) {
-      return new Result(true, false, busy, cpu.cores(), clientMs, serverMs, here, 0, 0, 0, null, null);
+      return new Result(true, false, busy, cpu.cores(), clientMs, serverMs, here, 0, 0, 0, 0, null, null);
     }
     if (here && Double.isNaN(serverSeconds)) {
-      return new Result(true, true, busy, cpu.cores(), clientMs, serverMs, here, 0, 0, 0, null,
+      return new Result(true, true, busy, cpu.cores(), clientMs, serverMs, here, 0, 0, 0, 0, null,
           "CPU freed on this CPU-bound host (" + host + "; the database server shares it and its CPU was not"
               + " measured: the agent's serverStatusUrl option records TiDB's)");
     }
@@ -112,20 +118,26 @@ final class CpuModel {
     }
     double freed = 0;
     double k = 0;
+    double upper = 0;
     if (here && serverLatencySeconds > 0) {
       double l = serverTimeOnStatements(profile, server);
       k = l > 0 ? Math.min(1, serverSeconds / l) : 0;
       freed += serverLatencySeconds * k;
+      // Parse and compile at their full latency: all of it CPU, none of it waiting for CPU (an
+      // upper bound of their CPU; at most the server's CPU in the window).
+      upper += Math.min(serverLatencySeconds, serverSeconds);
     }
     long commands = profile.totalCommands();
     double perCommand = commands > 0 ? pool / commands : 0;
     freed += commandsRemoved * perCommand;
+    upper += commandsRemoved * perCommand;
     freed = Math.max(0, Math.min(freed, pool));
+    upper = Math.max(freed, Math.min(upper, pool));
     double share = freed / pool;
     double saved = share * measuredSeconds;
     String line = String.format(Locale.ROOT,
         "%s: per business statement %.3f ms CPU in the application%s; the changes free %.3f ms (%s"
-            + " of it: %s%s at %.3f ms per command), so on these cores about %s of the time",
+            + " of it: %s%s at %.3f ms per command), so on these cores about %s of the time%s",
         host, clientMs,
         here ? String.format(Locale.ROOT, " and %.3f ms in the server", serverMs) : " (the server runs elsewhere)",
         freed * 1e3 / businessStatements, Fmt.percent(share),
@@ -135,9 +147,13 @@ final class CpuModel {
             : "",
         commandsRemoved >= 0 ? Fmt.count(commandsRemoved) + " fewer wire commands"
             : Fmt.count(-commandsRemoved) + " more wire commands",
-        perCommand * 1e3, Fmt.percent(share));
+        perCommand * 1e3, Fmt.percent(share),
+        upper > freed
+            ? " (up to " + Fmt.percent(upper / pool) + " with parse and compile at their full latency, all"
+                + " of it CPU)"
+            : "");
     return new Result(true, true, busy, cpu.cores(), clientMs, serverMs, here, freed * 1e3 / businessStatements,
-        share, saved, line, null);
+        share, upper / pool, saved, line, null);
   }
 
   /**

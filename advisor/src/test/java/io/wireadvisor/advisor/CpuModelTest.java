@@ -92,6 +92,9 @@ class CpuModelTest {
     assertThat(expected).isGreaterThan(latencyOnly.secondsSaved());
     assertThat(o.secondsSaved()).isGreaterThan(latencyOnly.secondsSaved());
     assertThat(o.cpuLine()).contains("host 97% busy (2 cores)").contains("in the server").contains("parse and compile");
+    // The upper end: parse and compile at their full latency (at most the server's CPU).
+    double upper = (Math.min(optimizer, server / 1e9) + removed(o) * pool / busy.totalCommands()) / pool;
+    assertThat(o.cpuLine()).contains("up to " + Fmt.percent(upper) + " with parse and compile at their full latency");
     // Priced: the phrase that it is not counted goes; the driver's own CPU stays not counted.
     assertThat(o.notEstimated()).noneSatisfy(n -> assertThat(n).contains("busy cores"));
     assertThat(o.notEstimated()).anySatisfy(n -> assertThat(n).contains("driver's own CPU"));
