@@ -158,28 +158,43 @@ final class CpuModel {
 
   /**
    * The server's time on the profile's statements: each shape's executions (all of them, probes
-   * too) at its STATEMENTS_SUMMARY average latency ({@code SUM_LATENCY / EXEC_COUNT} over the
-   * rows of its digest text); 0 without a view or a match.
+   * too) at its STATEMENTS_SUMMARY latency over the rows of its digest text; 0 without a view or a
+   * match. A row mixes text executions, which miss the plan cache, with prepared ones that may hit
+   * it; a hit and a miss differ by the parse and compile the hit skips, so a text execution is
+   * priced at the average plus what a miss parses and compiles beyond the average ({@code
+   * EXEC_COUNT - PLAN_CACHE_HITS} misses carry all the parse and compile time, as in the
+   * estimates). Without that, prepared executions run after the profile's window (another
+   * configuration, the summary's longer interval) lowered L while raising the parse and compile
+   * per miss.
    */
   static double serverTimeOnStatements(TrafficProfile profile, ServerView server) {
     if (server == null) {
       return 0;
     }
+    // text -> {executions, latency ns, misses, parse + compile ns (rows that have them)}
     Map<String, double[]> rows = new java.util.HashMap<>();
     for (StatementSummary row : server.statements()) {
       if (row.execCount() <= 0 || row.sumLatencyNanos() < 0) {
         continue;
       }
-      double[] t = rows.computeIfAbsent(SummaryMatch.normalize(row.digestText()), x -> new double[2]);
+      double[] t = rows.computeIfAbsent(SummaryMatch.normalize(row.digestText()), x -> new double[4]);
       t[0] += row.execCount();
       t[1] += row.sumLatencyNanos();
+      if (row.avgParseNanos() >= 0 && row.avgCompileNanos() >= 0) {
+        t[2] += Math.max(0, row.execCount() - Math.max(0, row.planCacheHits()));
+        t[3] += (double) (row.avgParseNanos() + row.avgCompileNanos()) * row.execCount();
+      }
     }
     double seconds = 0;
     for (ShapeStats s : profile.shapes().values()) {
       double[] t = rows.get(SummaryMatch.normalize(s.digestText()));
-      if (t != null && t[0] > 0) {
-        seconds += s.executions() * (t[1] / t[0]) / NANOS;
+      if (t == null || t[0] <= 0) {
+        continue;
       }
+      double avg = t[1] / t[0];
+      double miss = t[2] > 0 ? avg + t[3] / t[2] - t[3] / t[0] : avg;
+      long text = s.count(io.wireadvisor.profile.Via.TEXT_EXECUTES);
+      seconds += (text * miss + Math.max(0, s.executions() - text) * avg) / NANOS;
     }
     return seconds;
   }

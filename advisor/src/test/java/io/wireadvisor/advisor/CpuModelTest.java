@@ -144,6 +144,24 @@ class CpuModelTest {
   }
 
   @Test
+  void preparedExecutionsInTheSummaryDoNotLowerATextExecutionsServerTime() throws Exception {
+    TrafficProfile p = text("127.0.0.1:4000");
+    double textOnly = CpuModel.serverTimeOnStatements(p, tidb());
+    assertThat(textOnly).isCloseTo(2 * BankLikeProfiles.EXECUTIONS_PER_SHAPE * SERVER_LATENCY / 1e9, within(1e-9));
+    // The same digests also ran 1,000 times prepared from the plan cache after the window: each hit
+    // took the miss's latency less its parse and compile. A text execution still costs a miss.
+    ServerView.Builder b = BankLikeProfiles.tidb(1).toBuilder();
+    long pc = PARSE + COMPILE;
+    for (int i = 0; i < 2; i++) {
+      long sum = 1000 * SERVER_LATENCY + 1000 * (SERVER_LATENCY - pc);
+      b.statement(new StatementSummary("bank", "select `bank` . `" + BankLikeProfiles.table(BankLikeProfiles.WRITTEN_TABLES + i)
+          + "` /* shape " + i + " */", 2000, 1000, true, sum, "d" + i, 1)
+          .withPlanCacheFacts(0, null, PARSE / 2, COMPILE / 2));
+    }
+    assertThat(CpuModel.serverTimeOnStatements(p, b.build())).isCloseTo(textOnly, within(1e-6));
+  }
+
+  @Test
   void readsTheHostOfAJdbcUrl() {
     Map<String, String> cases = new java.util.LinkedHashMap<>();
     cases.put("jdbc:mysql://127.0.0.1:4000/bank", "127.0.0.1");
