@@ -56,6 +56,8 @@ public final class AgentMain {
         }
       }
       int port = Metrics.start(options);
+      CpuWindow.configure(options.serverStatusUrl());
+      CpuWindow.reset();
       new Exporter(options).start();
       Instrumenter.install(inst);
       info(options.describe(version(), port));

@@ -44,7 +44,7 @@ final class Exporter {
 
   private void writeProfileQuietly() {
     try {
-      writeProfile(Hooks.snapshot());
+      writeProfile(CpuWindow.annotate(Hooks.snapshot()));
     } catch (Throwable e) {
       AgentMain.warn("could not write the profile to " + options.profilePath() + ": " + e);
     }
@@ -65,7 +65,7 @@ final class Exporter {
       AgentMain.info(captured.toString());
     }
     try {
-      TrafficProfile profile = Hooks.snapshot();
+      TrafficProfile profile = CpuWindow.annotate(Hooks.snapshot());
       try {
         writeProfile(profile);
       } catch (Throwable e) {

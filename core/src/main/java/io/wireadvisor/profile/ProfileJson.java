@@ -175,6 +175,21 @@ public final class ProfileJson {
       }
       g.writeEndObject();
     }
+    if (p.cpu() != null) {
+      CpuUsage cpu = p.cpu();
+      g.writeObjectFieldStart("cpu");
+      g.writeNumberField("windowNanos", cpu.windowNanos());
+      g.writeNumberField("processNanos", cpu.processNanos());
+      g.writeNumberField("cores", cpu.cores());
+      if (cpu.hostKnown()) {
+        g.writeNumberField("hostBusyNanos", cpu.hostBusyNanos());
+        g.writeNumberField("hostNanos", cpu.hostNanos());
+      }
+      if (cpu.serverNanos() >= 0) {
+        g.writeNumberField("serverNanos", cpu.serverNanos());
+      }
+      g.writeEndObject();
+    }
     if (p.firstStatementMillis() > 0) {
       g.writeObjectFieldStart("traffic");
       g.writeNumberField("firstStatementMillis", p.firstStatementMillis());
@@ -317,7 +332,7 @@ public final class ProfileJson {
           "schema", "schemaVersion", "sources", "commands", "shapes", "probes", "connections");
   /** Top-level fields a profile may have (written by newer collectors; older ones lack them). */
   private static final List<String> OPTIONAL_FIELDS =
-      Arrays.asList("statementsByIsolation", "transactions", "commandsByClient", "traffic");
+      Arrays.asList("statementsByIsolation", "transactions", "commandsByClient", "traffic", "cpu");
   /** Characters of a client key a reader accepts (a proxy writes at most 64 + 3 + 64). */
   static final int MAX_CLIENT_KEY_CHARS = 160;
   /** The keys of statementsByIsolation. */
@@ -551,6 +566,23 @@ public final class ProfileJson {
               throw new ProfileFormatException("traffic.lastStatementMillis", "is before firstStatementMillis");
             }
             p.observeTraffic(first, last);
+          }
+          break;
+        case "cpu":
+          {
+            StrictNode<ProfileFormatException> cpu = r.field(name);
+            cpu.allowOnly("windowNanos", "processNanos", "cores", "hostBusyNanos", "hostNanos", "serverNanos");
+            long busy = cpu.has("hostBusyNanos") ? cpu.field("hostBusyNanos").nonNegative() : 0;
+            long host = cpu.has("hostNanos") ? cpu.field("hostNanos").nonNegative() : 0;
+            long cores = cpu.field("cores").nonNegative();
+            if (busy > host) {
+              throw new ProfileFormatException("cpu.hostBusyNanos", "is more than hostNanos");
+            }
+            if (cores > 65_536) {
+              throw new ProfileFormatException("cpu.cores", "is more than 65536");
+            }
+            p.addCpu(new CpuUsage(cpu.field("windowNanos").nonNegative(), cpu.field("processNanos").nonNegative(),
+                (int) cores, busy, host).withServerNanos(cpu.has("serverNanos") ? cpu.field("serverNanos").nonNegative() : -1));
           }
           break;
         case "statementsByIsolation":
