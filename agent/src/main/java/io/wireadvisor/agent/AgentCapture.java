@@ -50,7 +50,7 @@ final class AgentCapture extends CaptureSlot {
     }
     enabled = true;
     start(file,
-        new CaptureHeader("agent", AgentMain.version(), server, System.currentTimeMillis(), masked, jdbcProperties),
+        new CaptureHeader("agent", AgentIdentity.version(), server, System.currentTimeMillis(), masked, jdbcProperties),
         maxBytes, maxSeconds);
   }
 }
