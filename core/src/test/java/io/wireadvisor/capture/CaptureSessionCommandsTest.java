@@ -8,7 +8,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,8 +23,8 @@ class CaptureSessionCommandsTest {
 
     void start() throws Exception {
       out = new ByteArrayOutputStream();
-      run = new CaptureRun(CaptureWriter.open(out, new CaptureHeader("proxy", "test", "8.0.11-TiDB", 0, false,
-          Map.of(), "db.example:4000", "8.0.33"), 1 << 24, 600), null, false);
+      run = new CaptureRun(CaptureWriter.open(out, CaptureHeader.builder("proxy", "test").server("8.0.11-TiDB")
+          .upstream("db.example:4000").driver(null, "8.0.33").build(), 1 << 24, 600), null, false);
     }
 
     CaptureFormat.Capture stop() throws Exception {

@@ -5,7 +5,6 @@ import io.wireadvisor.profile.WireSession;
 import io.wireadvisor.sql.Escaping;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 
 /** For tests elsewhere: what a capture's file holds after one COM_QUERY of {@code sql}. */
 public final class CaptureSessionProbe implements CaptureControl {
@@ -20,7 +19,7 @@ public final class CaptureSessionProbe implements CaptureControl {
       CaptureSessionProbe control = new CaptureSessionProbe();
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       CaptureWriter w = CaptureWriter.open(
-          out, new CaptureHeader("proxy", "test", "8.0.11-TiDB", 0, false, Map.of()), 1 << 24, 600);
+          out, CaptureHeader.builder("proxy", "test").server("8.0.11-TiDB").build(), 1 << 24, 600);
       control.run = new CaptureRun(w, null, false);
       CaptureSession s = new CaptureSession(control);
       byte[] sqlBytes = sql.getBytes(StandardCharsets.UTF_8);

@@ -9,7 +9,6 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,7 +25,7 @@ class CaptureSessionTest {
     CaptureRun start(boolean masked) throws Exception {
       out = new ByteArrayOutputStream();
       CaptureWriter w =
-          CaptureWriter.open(out, new CaptureHeader("proxy", "test", "8.0.11-TiDB", 0, masked, Map.of()), 1 << 24, 600);
+          CaptureWriter.open(out, CaptureHeader.builder("proxy", "test").server("8.0.11-TiDB").valuesMasked(masked).build(), 1 << 24, 600);
       run = new CaptureRun(w, null, masked);
       return run;
     }

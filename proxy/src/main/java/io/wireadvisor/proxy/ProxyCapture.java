@@ -10,7 +10,6 @@ import io.wireadvisor.capture.CaptureSlot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -91,8 +90,8 @@ final class ProxyCapture extends CaptureSlot {
 
   private CaptureRun start(Path file, long maxBytes, long maxSeconds, boolean masked) throws IOException {
     return start(file,
-        new CaptureHeader("proxy", WireProxy.VERSION, server, System.currentTimeMillis(), masked, Map.of(),
-            upstream, null),
+        CaptureHeader.builder("proxy", WireProxy.VERSION).server(server)
+            .startedAtMillis(System.currentTimeMillis()).valuesMasked(masked).upstream(upstream).build(),
         maxBytes, maxSeconds);
   }
 
