@@ -200,6 +200,36 @@ class ProxyMainTest {
   }
 
   @Test
+  void everyFlagIsAConfigKeyAndNoOtherIs(@TempDir Path dir) throws Exception {
+    // The 29 keys of the hand-kept list this replaced, and the capture flags it had missed.
+    assertThat(ProxyMain.KNOWN_KEYS).contains(
+        "listen", "upstream", "admin", "connect-timeout", "threads", "max-shapes", "sample-sql",
+        "tls-cert", "tls-key", "upstream-tls", "upstream-ca", "transport",
+        "handshake-timeout", "idle-timeout", "max-connections", "max-statement-bytes",
+        "max-statement-bytes-total", "admin-token-file", "admin-token", "admin-allow-host",
+        "admin-timeout", "admin-max-connections", "metrics-listen",
+        "max-shape-bytes", "max-text-bytes", "allow-plaintext-upstream-passwords",
+        "allow-cleartext-passwords", "max-prelogin-connections", "max-prelogin-per-source",
+        "capture", "capture-dir", "capture-max-bytes", "capture-max-seconds", "capture-mask-values");
+    assertThat(ProxyMain.KNOWN_KEYS).doesNotContain("config", "help", "version");
+    CommandLine.Model.CommandSpec spec = new CommandLine(new ProxyMain()).getCommandSpec();
+    assertThat(ProxyMain.KNOWN_KEYS).hasSize(spec.options().size() - 3);
+
+    Path file = dir.resolve("proxy.properties");
+    Files.writeString(file, "upstream=tidb:4000\ncapture-max-seconds=5\ncapture-mask-values=true\n");
+    ProxyMain main = new ProxyMain();
+    CommandLine cl = new CommandLine(main);
+    java.lang.reflect.Method m =
+        ProxyMain.class.getDeclaredMethod("configFileDefaults", String[].class);
+    m.setAccessible(true);
+    String[] args = {"--config", file.toString()};
+    cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
+    cl.parseArgs(args);
+    assertThat(main.captureMaxSeconds).isEqualTo(5);
+    assertThat(main.captureMaskValues).isTrue();
+  }
+
+  @Test
   void hostPortParsesV4V6AndBarePorts() {
     assertThat(HostPort.parse("db.example:4000", "x")).isEqualTo(new HostPort("db.example", 4000));
     assertThat(HostPort.parse("[::1]:4001", "x")).isEqualTo(new HostPort("::1", 4001));
