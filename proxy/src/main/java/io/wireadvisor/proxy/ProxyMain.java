@@ -584,7 +584,7 @@ public final class ProxyMain implements Callable<Integer> {
   }
 
   /** Defaults from the --config file, if the arguments name one. */
-  private static CommandLine.IDefaultValueProvider configFileDefaults(String[] args)
+  static CommandLine.IDefaultValueProvider configFileDefaults(String[] args)
       throws IOException {
     Path file = null;
     for (int i = 0; i < args.length; i++) {

@@ -18,6 +18,13 @@ class ProxyMainTest {
     return ProxyMain.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
   }
 
+  /** Parses {@code args} into {@code main} as the command line does, --config file included. */
+  static void parse(ProxyMain main, String... args) throws Exception {
+    CommandLine cl = new CommandLine(main);
+    cl.setDefaultValueProvider(ProxyMain.configFileDefaults(args));
+    cl.parseArgs(args);
+  }
+
   @Test
   void helpExplainsEveryFlag() {
     assertThat(run("--help")).isZero();
@@ -52,13 +59,7 @@ class ProxyMainTest {
     Path file = dir.resolve("proxy.properties");
     Files.writeString(file, "upstream=tidb:4000\nlisten=0.0.0.0:4001\nadmin=off\nmax-shapes=77\n");
     ProxyMain main = new ProxyMain();
-    CommandLine cl = new CommandLine(main);
-    java.lang.reflect.Method m =
-        ProxyMain.class.getDeclaredMethod("configFileDefaults", String[].class);
-    m.setAccessible(true);
-    String[] args = {"--config", file.toString(), "--listen", "127.0.0.1:5000"};
-    cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
-    cl.parseArgs(args);
+    parse(main, "--config", file.toString(), "--listen", "127.0.0.1:5000");
     ProxyConfig cfg = main.toConfig();
     assertThat(cfg.upstreamAddress()).isEqualTo("tidb:4000");
     assertThat(cfg.listenHost()).isEqualTo("127.0.0.1");
@@ -87,13 +88,7 @@ class ProxyMainTest {
     Path file = dir.resolve("proxy.properties");
     Files.writeString(file, "upstream=tidb:4000\nadmin=off\nupstream-tls=required\ntransport=nio\n");
     ProxyMain fromFile = new ProxyMain();
-    CommandLine cl = new CommandLine(fromFile);
-    java.lang.reflect.Method m =
-        ProxyMain.class.getDeclaredMethod("configFileDefaults", String[].class);
-    m.setAccessible(true);
-    String[] args = {"--config", file.toString()};
-    cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
-    cl.parseArgs(args);
+    parse(fromFile, "--config", file.toString());
     ProxyConfig cfg = fromFile.toConfig();
     assertThat(cfg.upstreamTls().mode()).isEqualTo(UpstreamTls.Mode.REQUIRED);
     assertThat(cfg.upstreamTls().ca()).isNull();
@@ -129,13 +124,7 @@ class ProxyMainTest {
     Path file = dir.resolve("proxy.properties");
     Files.writeString(file, "upstream=tidb:4000\nallow-plaintext-upstream-passwords=true\n");
     ProxyMain fromFile = new ProxyMain();
-    CommandLine cl = new CommandLine(fromFile);
-    java.lang.reflect.Method m =
-        ProxyMain.class.getDeclaredMethod("configFileDefaults", String[].class);
-    m.setAccessible(true);
-    String[] args = {"--config", file.toString()};
-    cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
-    cl.parseArgs(args);
+    parse(fromFile, "--config", file.toString());
     assertThat(fromFile.toConfig().upstreamTls().plaintextPasswordsAllowed()).isTrue();
   }
 
@@ -166,13 +155,7 @@ class ProxyMainTest {
     Path file = dir.resolve("proxy.properties");
     Files.writeString(file, "upstream=tidb:4000\nallow-cleartext-passwords=true\n");
     ProxyMain fromFile = new ProxyMain();
-    CommandLine cl = new CommandLine(fromFile);
-    java.lang.reflect.Method m =
-        ProxyMain.class.getDeclaredMethod("configFileDefaults", String[].class);
-    m.setAccessible(true);
-    String[] args = {"--config", file.toString()};
-    cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
-    cl.parseArgs(args);
+    parse(fromFile, "--config", file.toString());
     assertThat(fromFile.toConfig().cleartextPasswordsAllowed()).isTrue();
     // Carried through the builder methods called after it.
     assertThat(
@@ -218,13 +201,7 @@ class ProxyMainTest {
     Path file = dir.resolve("proxy.properties");
     Files.writeString(file, "upstream=tidb:4000\ncapture-max-seconds=5\ncapture-mask-values=true\n");
     ProxyMain main = new ProxyMain();
-    CommandLine cl = new CommandLine(main);
-    java.lang.reflect.Method m =
-        ProxyMain.class.getDeclaredMethod("configFileDefaults", String[].class);
-    m.setAccessible(true);
-    String[] args = {"--config", file.toString()};
-    cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
-    cl.parseArgs(args);
+    parse(main, "--config", file.toString());
     assertThat(main.captureMaxSeconds).isEqualTo(5);
     assertThat(main.captureMaskValues).isTrue();
   }
