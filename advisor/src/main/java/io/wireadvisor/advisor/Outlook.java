@@ -44,24 +44,9 @@ public final class Outlook {
    * @param secondsSaved estimated time saved in the window by all recommendations together
    * @param jdbcUrls the JDBC URLs (without credentials or parameters) the application used, as the
    *     collector recorded them: the reports build the complete URLs to paste from them
-   */
-  public Outlook(
-      double windowSeconds,
-      String server,
-      ServerKind serverKind,
-      long businessStatements,
-      Map<String, Long> commandsNow,
-      Map<String, Long> commandsAfter,
-      double measuredSeconds,
-      double secondsSaved,
-      java.util.List<String> jdbcUrls) {
-    this(windowSeconds, server, serverKind, businessStatements, commandsNow, commandsAfter, measuredSeconds,
-        secondsSaved, jdbcUrls, java.util.Collections.<String>emptyList());
-  }
-
-  /**
    * @param notEstimated gains the advised changes bring that {@code secondsSaved} does not count,
-   *     one short phrase each (e.g. the driver's own CPU per statement): the first screen names them
+   *     one short phrase each (e.g. the driver's own CPU per statement): the first screen names them;
+   *     may be empty
    */
   public Outlook(
       double windowSeconds,
