@@ -154,6 +154,7 @@ public final class ProfileJson {
     if (p.transactions() > 0) {
       g.writeNumberField("transactions", p.transactions());
     }
+    writeBorrows(p, g);
     if (!p.commandsByClient().isEmpty()) {
       g.writeObjectFieldStart("commandsByClient");
       for (Map.Entry<String, long[]> e : p.commandsByClient().entrySet()) {
@@ -260,6 +261,30 @@ public final class ProfileJson {
     g.writeEndObject();
   }
 
+  /** The optional {@code borrows} object: pool borrows and statements outside transactions. */
+  private static void writeBorrows(TrafficProfile p, JsonGenerator g) throws IOException {
+    if (p.poolBorrows() == 0 && p.outsideTransactionRuns() == 0) {
+      return;
+    }
+    g.writeObjectFieldStart("borrows");
+    g.writeNumberField("returned", p.poolBorrows());
+    g.writeNumberField("outsideTransaction", p.borrowsOutsideTransaction());
+    g.writeNumberField("outsideTransactionRuns", p.outsideTransactionRuns());
+    g.writeEndObject();
+  }
+
+  private static void readBorrows(StrictNode<ProfileFormatException> b, TrafficProfile p)
+      throws ProfileFormatException {
+    b.allowOnly("returned", "outsideTransaction", "outsideTransactionRuns");
+    long returned = b.field("returned").nonNegative();
+    long outside = b.field("outsideTransaction").nonNegative();
+    if (outside > returned) {
+      throw new ProfileFormatException(b.field("outsideTransaction").path(),
+          "is more than borrows.returned (" + returned + ")");
+    }
+    p.addBorrows(returned, outside, b.field("outsideTransactionRuns").nonNegative());
+  }
+
   private static void writeHistogram(Histogram h, final JsonGenerator g) throws IOException {
     g.writeStartObject();
     g.writeNumberField("precisionBits", h.precisionBits());
@@ -317,7 +342,7 @@ public final class ProfileJson {
           "schema", "schemaVersion", "sources", "commands", "shapes", "probes", "connections");
   /** Top-level fields a profile may have (written by newer collectors; older ones lack them). */
   private static final List<String> OPTIONAL_FIELDS =
-      Arrays.asList("statementsByIsolation", "transactions", "commandsByClient", "traffic");
+      Arrays.asList("statementsByIsolation", "transactions", "borrows", "commandsByClient", "traffic");
   /** Characters of a client key a reader accepts (a proxy writes at most 64 + 3 + 64). */
   static final int MAX_CLIENT_KEY_CHARS = 160;
   /** The keys of statementsByIsolation. */
@@ -564,6 +589,9 @@ public final class ProfileJson {
           break;
         case "transactions":
           p.addTransactions(r.field(name).nonNegative());
+          break;
+        case "borrows":
+          readBorrows(r.field(name), p);
           break;
         default: // sources or shapes that are not arrays
           r.field(name).elements();
