@@ -20,6 +20,8 @@ public final class Comparison {
   /** Why commands per statement rose without a regression ({@link Regression#perTransactionNote}), or null. */
   private String wholeNote;
 
+  private List<String> kindsGrown = Collections.emptyList();
+
   private Comparison(Analysis before, ProfileSummary after, List<Item> items, List<Regression> regressions) {
     this.before = before;
     this.after = after;
@@ -74,7 +76,45 @@ public final class Comparison {
     }
     Comparison c = new Comparison(a, ProfileSummary.of(after), items, Regression.between(before, after));
     c.wholeNote = Regression.perTransactionNote(before, after);
+    c.kindsGrown = kindsGrown(before, after);
     return c;
+  }
+
+  /** A statement kind counts as grown from this many more executions (and a tenth more). */
+  static final long KIND_GROWTH_MIN = 10;
+
+  /**
+   * Statement kinds (probes apart) that appear in AFTER or run at least {@link #KIND_GROWTH_MIN}
+   * and a tenth more often, e.g. {@code ROLLBACK 0 -> 282} (the pool's autoCommit=false rolling
+   * back borrows that ran statements outside transactions), in the order of {@link StatementKind}.
+   */
+  static List<String> kindsGrown(TrafficProfile before, TrafficProfile after) {
+    long[] b = executionsByKind(before);
+    long[] a = executionsByKind(after);
+    List<String> out = new ArrayList<>();
+    for (io.wireadvisor.sql.StatementKind k : io.wireadvisor.sql.StatementKind.values()) {
+      long was = b[k.ordinal()];
+      long now = a[k.ordinal()];
+      if (now > 0 && (was == 0 || now - was >= KIND_GROWTH_MIN && now >= 1.1 * was)) {
+        out.add(k.name() + " " + Fmt.count(was) + " -> " + Fmt.count(now));
+      }
+    }
+    return out;
+  }
+
+  private static long[] executionsByKind(TrafficProfile p) {
+    long[] n = new long[io.wireadvisor.sql.StatementKind.values().length];
+    for (io.wireadvisor.profile.ShapeStats s : p.shapes().values()) {
+      if (s.probe() == null && s.kind() != null) {
+        n[s.kind().ordinal()] += s.executions();
+      }
+    }
+    return n;
+  }
+
+  /** Statement kinds that appeared or grew from BEFORE to AFTER ({@link #kindsGrown}); may be empty. */
+  public List<String> kindsGrown() {
+    return kindsGrown;
   }
 
   /**

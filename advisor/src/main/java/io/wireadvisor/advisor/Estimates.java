@@ -286,8 +286,25 @@ final class Estimates {
     }
     Map<String, Long> delta = new LinkedHashMap<>();
     delta.put(PROBES, -removed[0]);
+    long rollbacks = state.addedRollbacks(state.now().with(r));
+    if (rollbacks > 0) {
+      return stateSavingWithRollbacks(removed, rollbacks, what, delta);
+    }
     return new Saving(removed[0], 0, removed[1] / NANOS,
         what + ": " + Fmt.count(removed[0]) + " round trips at the time measured for them", delta);
+  }
+
+  /** As {@link #stateSaving}, less the ROLLBACKs the pool's autoCommit=false adds ({@link StateModel#addedRollbacks}). */
+  private Saving stateSavingWithRollbacks(
+      long[] removed, long rollbacks, String what, Map<String, Long> delta) {
+    delta.put(CommandType.QUERY.wireName(), rollbacks);
+    double nanos = removed[1] - rollbacks * state.rollbackNanos();
+    return new Saving(removed[0], rollbacks, nanos / NANOS,
+        what + ": " + Fmt.count(removed[0]) + " round trips at the time measured for them; "
+            + Fmt.count(rollbacks) + " ROLLBACKs added, one per " + StateModel.borrowUnit(profile)
+            + " that ran statements outside a transaction (HikariCP rolls back such a borrow's"
+            + " transaction when the connection is returned), each at the measured time of a"
+            + " COMMIT or ROLLBACK", delta);
   }
 
   /** Batches rewritten into multi-row statements: one round trip per batch instead of per row. */
@@ -454,6 +471,7 @@ final class Estimates {
       after.put(PROBES, Math.max(0, (v == null ? 0 : v) - probesRemoved[0]));
       saved += probesRemoved[1] / NANOS;
     }
+    saved -= addRollbacks(after, state.now().with(ranked));
     after.values().removeIf(v -> v == 0);
     double measured = 0;
     for (CommandStats c : profile.commands().values()) {
@@ -567,6 +585,20 @@ final class Estimates {
       }
     }
     return new ArrayList<>(urls);
+  }
+
+  /**
+   * Adds to {@code after} the ROLLBACKs {@code settings} add ({@link StateModel#addedRollbacks});
+   * returns the seconds they cost.
+   */
+  private double addRollbacks(Map<String, Long> after, StateModel.Settings settings) {
+    long rollbacks = state.addedRollbacks(settings);
+    if (rollbacks == 0) {
+      return 0;
+    }
+    Long v = after.get(CommandType.QUERY.wireName());
+    after.put(CommandType.QUERY.wireName(), (v == null ? 0 : v) + rollbacks);
+    return rollbacks * state.rollbackNanos() / NANOS;
   }
 
   /** Wire commands by type, with the probes taken out of the type they were sent as. */

@@ -12,12 +12,37 @@ public final class Expectation {
   private final double before;
   private final double target;
   private final String description;
+  /** The change needs a code edit the report cannot make ({@link #codeChange}); else false. */
+  private boolean codeChange;
+  /** {@link Metric#count} on the profile before, -1 when not counted. */
+  private long beforeCount = -1;
 
   private Expectation(Metric metric, double before, double target, String description) {
     this.metric = metric;
     this.before = before;
     this.target = target;
     this.description = description;
+  }
+
+  /**
+   * As {@link #atMost}, for a change that needs a code edit (a mapping's {@code mappedBy}): where
+   * the later profile shows the metric not fallen (at least {@link #NOT_APPLIED_SHARE} of the value
+   * before), the edit was evidently not made and the outcome is {@link Outcome.Status#NOT_APPLIED},
+   * not a failure; the executions before and after are shown.
+   */
+  public static Expectation atMostAfterCodeChange(Metric metric, TrafficProfile before, double target) {
+    Expectation e = atMost(metric, before, target);
+    e.codeChange = true;
+    e.beforeCount = metric.count(before);
+    return e;
+  }
+
+  /** Share of the value before at or above which a code change counts as not applied. */
+  static final double NOT_APPLIED_SHARE = 0.9;
+
+  /** Whether meeting this needs a code edit ({@link #atMostAfterCodeChange}). */
+  public boolean codeChange() {
+    return codeChange;
   }
 
   /** {@code metric} must fall to at most {@code target}; {@code before} is taken from the profile. */
@@ -68,8 +93,19 @@ public final class Expectation {
       return new Outcome(this, a, Outcome.Status.NOT_MEASURABLE);
     }
     // A tiny tolerance so that "at most 0.05" accepts 0.05 computed as 0.0500000001.
-    return new Outcome(
-        this, a, a <= target + 1e-9 ? Outcome.Status.MET : Outcome.Status.NOT_MET);
+    if (a <= target + 1e-9) {
+      return new Outcome(this, a, Outcome.Status.MET);
+    }
+    if (codeChange && a >= NOT_APPLIED_SHARE * before) {
+      return new Outcome(this, a, Outcome.Status.NOT_APPLIED,
+          "a code change, evidently not made: executions before " + count(beforeCount) + ", after "
+              + count(metric.count(after)));
+    }
+    return new Outcome(this, a, Outcome.Status.NOT_MET);
+  }
+
+  private static String count(long n) {
+    return n < 0 ? "n/a" : Fmt.count(n);
   }
 
   @Override
@@ -84,17 +120,34 @@ public final class Expectation {
       MET,
       NOT_MET,
       /** Server-side, or the later profile lacks the traffic to judge. */
-      NOT_MEASURABLE
+      NOT_MEASURABLE,
+      /**
+       * The change needs a code edit and the later profile shows it was not made (the metric did
+       * not fall): not a failure of the advice ({@code diff} does not fail on it).
+       */
+      NOT_APPLIED
     }
 
     private final Expectation expectation;
     private final double after;
     private final Status status;
 
+    private final String note;
+
     Outcome(Expectation expectation, double after, Status status) {
+      this(expectation, after, status, null);
+    }
+
+    Outcome(Expectation expectation, double after, Status status, String note) {
       this.expectation = expectation;
       this.after = after;
       this.status = status;
+      this.note = note;
+    }
+
+    /** Why the status, beyond the numbers (NOT_APPLIED: the executions before and after), or null. */
+    public String note() {
+      return note;
     }
 
     public Expectation expectation() {

@@ -151,7 +151,77 @@ public enum Metric {
     public double compute(TrafficProfile p) {
       return Workload.ratio(p.totalCommands(), Workload.of(p).businessExecutions);
     }
+  },
+  /**
+   * Autocommit and read-only SETs plus ROLLBACKs per business statement: what {@code
+   * transaction-state} changes, counting the ROLLBACKs the pool's {@code autoCommit=false} adds
+   * (HikariCP's, for borrows that ran statements outside a transaction).
+   */
+  STATE_CHANGES_AND_ROLLBACKS_PER_STATEMENT("autocommit/read-only SETs and ROLLBACKs per statement") {
+    @Override
+    public double compute(TrafficProfile p) {
+      return Workload.ratio(count(p), Workload.of(p).businessExecutions);
+    }
+
+    @Override
+    public long count(TrafficProfile p) {
+      long n = 0;
+      for (ShapeStats s : p.shapes().values()) {
+        if (s.probe() == ProbeKind.AUTOCOMMIT_SET || s.probe() == ProbeKind.READ_ONLY_SET
+            || s.probe() == null && s.kind() == StatementKind.ROLLBACK) {
+          n += s.executions();
+        }
+      }
+      return n;
+    }
+  },
+  /**
+   * N+1 executions per business statement: for the same traffic the count of statements stays,
+   * so the ratio follows the loads themselves, not how many transactions carried them.
+   */
+  N_PLUS_ONE_PER_STATEMENT("N+1 executions per statement") {
+    @Override
+    public double compute(TrafficProfile p) {
+      return Workload.ratio(count(p), Workload.of(p).businessExecutions);
+    }
+
+    @Override
+    public long count(TrafficProfile p) {
+      return patternExecutions(p, io.wireadvisor.profile.PatternStats.Kind.N_PLUS_ONE);
+    }
+  },
+  /** UPDATE-after-INSERT executions per business statement (as {@link #N_PLUS_ONE_PER_STATEMENT}). */
+  INSERT_THEN_UPDATE_PER_STATEMENT("UPDATE-after-INSERT executions per statement") {
+    @Override
+    public double compute(TrafficProfile p) {
+      return Workload.ratio(count(p), Workload.of(p).businessExecutions);
+    }
+
+    @Override
+    public long count(TrafficProfile p) {
+      return patternExecutions(p, io.wireadvisor.profile.PatternStats.Kind.INSERT_THEN_UPDATE);
+    }
   };
+
+  /**
+   * The numerator of a metric that counts executions (shown beside the ratio by {@code diff}), -1
+   * for the others.
+   */
+  public long count(TrafficProfile p) {
+    return -1;
+  }
+
+  static long patternExecutions(TrafficProfile p, io.wireadvisor.profile.PatternStats.Kind kind) {
+    long n = 0;
+    for (ShapeStats s : p.shapes().values()) {
+      for (io.wireadvisor.profile.PatternStats pattern : s.patterns()) {
+        if (pattern.kind() == kind) {
+          n += pattern.executions();
+        }
+      }
+    }
+    return n;
+  }
 
   private final String label;
 

@@ -178,22 +178,42 @@ public final class StatementPatternRule implements Rule {
     r.change(change.build())
         .expectedEffect(effect.toString().trim())
         .risk(risk.toString().trim())
-        .verify("A new profile's statement patterns: these shapes' executions per transaction fall"
+        .verify("A new profile's statement patterns: these shapes' executions per statement fall"
             + " (the report no longer lists them under " + ID + "); the join-fetch or IN (...)"
-            + " statement replaces them.")
-        .expect(Expectation.atMost(Metric.PATTERN_EXECUTIONS_PER_TRANSACTION, profile,
-            target(profile, nPlusOne + updates)));
+            + " statement replaces them.");
+    expectPerStatement(r, profile, nPlusOne, updates);
     return r.build();
   }
 
-  /** What {@code diff} accepts: patterns below the evidence minimum stay, a tenth of the rest. */
-  private static double target(TrafficProfile profile, long judged) {
+  /**
+   * The expectations, per business statement (for the same traffic the statements stay while the
+   * transactions may not: the pool's autoCommit=false groups statements that ran under autocommit,
+   * and spring-petclinic's UPDATE-after-INSERT share per transaction rose from 0.05 to 0.07 with
+   * the 66 UPDATEs unchanged). N+1 loads fall with the batch-size line; the UPDATEs only with a
+   * mapping change in the code, so their expectation reports NOT_APPLIED where nothing changed.
+   */
+  private static void expectPerStatement(
+      Recommendation.Builder r, TrafficProfile profile, long nPlusOne, long updates) {
+    if (nPlusOne > 0) {
+      r.expect(Expectation.atMost(Metric.N_PLUS_ONE_PER_STATEMENT, profile,
+          targetPerStatement(profile, PatternStats.Kind.N_PLUS_ONE, nPlusOne)));
+    }
+    if (updates > 0) {
+      r.expect(Expectation.atMostAfterCodeChange(Metric.INSERT_THEN_UPDATE_PER_STATEMENT, profile,
+          targetPerStatement(profile, PatternStats.Kind.INSERT_THEN_UPDATE, updates)));
+    }
+  }
+
+  /** Patterns of {@code kind} below the evidence minimum stay, a tenth of the rest; per statement. */
+  private static double targetPerStatement(TrafficProfile profile, PatternStats.Kind kind, long judged) {
     long unjudged = 0;
     for (Found f : patterns(profile, false)) {
-      unjudged += f.pattern.executions();
+      if (f.pattern.kind() == kind) {
+        unjudged += f.pattern.executions();
+      }
     }
-    return Workload.ratio(unjudged, profile.transactions())
-        + 0.1 * Workload.ratio(judged, profile.transactions());
+    long statements = Workload.of(profile).businessExecutions;
+    return Workload.ratio(unjudged, statements) + 0.1 * Workload.ratio(judged, statements);
   }
 
   static String describe(Found f) {

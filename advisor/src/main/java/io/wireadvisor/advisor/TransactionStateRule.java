@@ -151,15 +151,69 @@ public final class TransactionStateRule implements Rule {
         left += model.after(s, applied);
       }
     }
+    long rollbacks = model.addedRollbacks(applied);
+    if (rollbacks > 0) {
+      outsideTransactions(b, change, effect, risk, profile, model, rollbacks);
+    }
+    left += rollbacks + rollbacksNow(profile);
     b.change(change.build())
         .expectedEffect(effect.toString().trim())
         .risk(risk.toString().trim())
         .verify("A new profile shows SET autocommit about once per connection and no read-only"
             + " SETs (diff: autocommit/read-only SETs per statement); the application's"
             + " transactions still commit and roll back as before (test a rollback).")
-        .expect(Expectation.atMost(Metric.STATE_CHANGES_PER_STATEMENT, profile,
-            Workload.ratio(left, w.businessExecutions) + 0.1 * Metric.STATE_CHANGES_PER_STATEMENT.compute(profile)));
+        .expect(Expectation.atMost(Metric.STATE_CHANGES_AND_ROLLBACKS_PER_STATEMENT, profile,
+            Workload.ratio(left, w.businessExecutions)
+                + 0.1 * Metric.STATE_CHANGES_PER_STATEMENT.compute(profile)));
     return b.build();
+  }
+
+  /** ROLLBACK executions in the profile (they stay). */
+  private static long rollbacksNow(TrafficProfile profile) {
+    long n = 0;
+    for (ShapeStats s : profile.shapes().values()) {
+      if (s.probe() == null && s.kind() == io.wireadvisor.sql.StatementKind.ROLLBACK) {
+        n += s.executions();
+      }
+    }
+    return n;
+  }
+
+  /** Shapes named in the evidence as run outside transactions. */
+  static final int MAX_OUTSIDE_SHAPES = 5;
+
+  /**
+   * The ROLLBACKs the pool's autoCommit=false adds (one per borrow that ran statements outside a
+   * transaction, {@link StateModel#addedRollbacks}): evidence naming those statements, the code fix
+   * that removes the ROLLBACKs, and the risk.
+   */
+  private static void outsideTransactions(Recommendation.Builder b, Change.Builder change,
+      StringBuilder effect, StringBuilder risk, TrafficProfile profile, StateModel model,
+      long rollbacks) {
+    long outside = 0;
+    for (ShapeStats s : profile.shapes().values()) {
+      outside += s.count(Via.OUTSIDE_TRANSACTION);
+    }
+    b.evidence("  statements outside any transaction (under autocommit): " + Fmt.count(outside)
+        + " in " + Fmt.count(rollbacks) + " " + StateModel.borrowsCountedBy(profile)
+        + "; with the pool's autoCommit=false each such borrow ends in a ROLLBACK:");
+    for (ShapeStats s : model.outsideTransactionShapes(MAX_OUTSIDE_SHAPES)) {
+      b.evidence("    " + Fmt.count(s.count(Via.OUTSIDE_TRANSACTION)) + "x "
+          + Fmt.printable(Fmt.sql(s.digestText(), 80)));
+    }
+    change.note("Statements outside transactions: put the repository or query methods that run"
+        + " them in a transaction, @Transactional(readOnly = true) on the Spring Data query method"
+        + " (or the service method that calls it); they then commit with the transaction and"
+        + " HikariCP has nothing to roll back when the connection is returned.");
+    effect.append("The pool rolls back the transaction its autoCommit=false leaves open in each"
+        + " borrow that ran statements outside a transaction: about ").append(Fmt.count(rollbacks))
+        .append(" ROLLBACKs added (counted in the saving) until those methods are made"
+            + " @Transactional(readOnly = true). ");
+    risk.append("Statements that ran under autocommit outside any transaction (")
+        .append(Fmt.count(outside)).append(" here) now run in a transaction that HikariCP rolls"
+            + " back when the connection is returned (one ROLLBACK per borrow, logged at DEBUG as"
+            + " \"Executed rollback due to dirty commit state on close()\"): a write among them"
+            + " without @Transactional is lost. ");
   }
 
   @Override

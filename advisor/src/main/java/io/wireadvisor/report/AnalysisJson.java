@@ -55,8 +55,15 @@ public final class AnalysisJson {
       o.set("expectation", expectation(i.outcome().expectation()));
       number(o, "after", i.outcome().after());
       o.put("status", i.outcome().status().name());
+      if (i.outcome().note() != null) {
+        o.put("note", i.outcome().note());
+      }
     }
     root.put("allMet", c.allMet());
+    ArrayNode grown = root.putArray("kindsGrown");
+    for (String k : c.kindsGrown()) {
+      grown.add(k);
+    }
     ArrayNode regressions = root.putArray("regressions");
     for (Regression r : c.regressions()) {
       ObjectNode o = regressions.addObject();

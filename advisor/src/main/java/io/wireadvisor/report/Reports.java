@@ -495,6 +495,9 @@ public final class Reports {
     if (c.wholeNote() != null) {
       wrap(sb, c.wholeNote(), "");
     }
+    if (!c.kindsGrown().isEmpty()) {
+      wrap(sb, "Statement kinds that appeared or grew: " + String.join(", ", c.kindsGrown()), "  ");
+    }
     regressions(sb, c);
     if (c.items().isEmpty()) {
       sb.append("\nThe 'before' profile had nothing to recommend.\n");
@@ -507,6 +510,9 @@ public final class Reports {
           o.expectation().description()));
       if (o.expectation().metric() != null) {
         sb.append("; after: ").append(Metric.format(o.after()));
+        if (o.note() != null) {
+          sb.append(" (").append(o.note()).append(')');
+        }
       } else {
         sb.append("; verify on the server: ").append(i.recommendation().verify());
       }

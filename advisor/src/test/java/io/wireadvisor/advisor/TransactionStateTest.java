@@ -36,7 +36,15 @@ class TransactionStateTest {
     boolean readOnlyPropagates = true;
     boolean poolAutoCommitOff;
     boolean tidbRejectsReadOnly = true;
+    /**
+     * Borrows that run {@link #OUTSIDE_SELECTS} SELECTs outside any transaction (a Spring Data
+     * query method without @Transactional): under autocommit, or with the pool's autoCommit=false
+     * in a transaction HikariCP rolls back when the connection is returned.
+     */
+    int outsideBorrows;
   }
+
+  static final int OUTSIDE_SELECTS = 2; // below N+1's minimum: no statement-patterns advice
 
   /**
    * {@code readOnly} read-only transactions of one SELECT and {@code writes} transactions of three
@@ -95,6 +103,21 @@ class TransactionStateTest {
           readOnlyLocal[t % CONNECTIONS] = false;
         }
       }
+      if (app.outsideBorrows > 0) {
+        s.borrowEnded(); // the agent sees every borrow end
+      }
+    }
+    for (int b = 0; b < app.outsideBorrows; b++) {
+      WireSession s = pool.get(b % CONNECTIONS);
+      cause[0] = null;
+      for (int i = 0; i < OUTSIDE_SELECTS; i++) {
+        execute(s, rec, "SELECT v.id, v.visit_date FROM visits v WHERE v.pet_id = ?");
+        s.result(1, app.poolAutoCommitOff ? 0x0001 : 0x0002); // in a transaction, or autocommit
+      }
+      if (app.poolAutoCommitOff) { // HikariCP: "rollback due to dirty commit state on close()"
+        query(s, rec, "rollback", WireSession.NO_ERROR);
+      }
+      s.borrowEnded();
     }
     return rec.snapshot();
   }

@@ -783,4 +783,22 @@ public final class Hooks {
         s.collector(), s.collectorVersion(), s.instance(), s.driverName(), s.driverVersion(),
         s.serverVersion(), s.isolation(), s.jdbcUrl(), s.properties(), start, start);
   }
+
+  // ---- pool borrows ------------------------------------------------------------------------
+
+  /**
+   * HikariCP took the connection of {@code protocol} back ({@code ProxyConnection.close}, after
+   * its rollback and reset): the borrow ends for the connection's session (see {@link
+   * WireSession#borrowEnded}). Once per borrow; allocates nothing.
+   */
+  public static void borrowEnded(Object protocol) {
+    if (!active || protocol == null) {
+      return;
+    }
+    ConnState conn = CONNECTIONS.get(protocol);
+    if (conn == null || conn.closed) {
+      return;
+    }
+    conn.sessionIn(window).borrowEnded();
+  }
 }

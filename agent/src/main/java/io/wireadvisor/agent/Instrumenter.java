@@ -18,6 +18,8 @@ import io.wireadvisor.agent.advice.DriverCauseAdvice;
 import io.wireadvisor.agent.advice.ForcedCloseAdvice;
 import io.wireadvisor.agent.advice.InterceptorsPreAdvice;
 import io.wireadvisor.agent.advice.IsolationSetAdvice;
+import io.wireadvisor.agent.advice.BorrowCloseAdvice;
+import io.wireadvisor.agent.advice.BorrowReturnedAdvice;
 import io.wireadvisor.agent.advice.PoolCauseAdvice;
 import io.wireadvisor.agent.advice.PreparedBatchAdvice;
 import io.wireadvisor.agent.advice.QueryInterceptors;
@@ -119,6 +121,10 @@ final class Instrumenter {
                             .on(namedOneOf("isConnectionDead", "isConnectionAlive")))
                     .visit(poolCause(Causes.HIKARI_RESET).on(named("resetConnectionState")))
                     .visit(poolCause(Causes.HIKARI_SETUP).on(named("setupConnection"))))
+        .type(named("com.zaxxer.hikari.pool.ProxyConnection"))
+        .transform(
+            (b, t, l, m, pd) ->
+                b.visit(Advice.to(BorrowCloseAdvice.class).on(named("close").and(takesArguments(0)))))
         .type(named("com.mysql.jdbc.MysqlIO"))
         .transform(
             (b, t, l, m, pd) -> {
@@ -184,7 +190,8 @@ final class Instrumenter {
             Advice.to(IsolationSetAdvice.class)
                 .on(named("setTransactionIsolation").and(takesArguments(int.class))))
         .visit(driverCause(Causes.SET_READ_ONLY).on(namedOneOf("setReadOnly", "setReadOnlyInternal")))
-        .visit(driverCause(Causes.CONNECT).on(named("createNewIO")));
+        .visit(driverCause(Causes.CONNECT).on(named("createNewIO")))
+        .visit(Advice.to(BorrowReturnedAdvice.class).on(named("clearWarnings").and(takesArguments(0))));
   }
 
   private static Advice driverCause(int cause) {

@@ -43,7 +43,7 @@ final class ProfileJsonReader {
           "schema", "schemaVersion", "sources", "commands", "shapes", "probes", "connections");
   /** Top-level fields a profile may have (written by newer collectors; older ones lack them). */
   private static final List<String> OPTIONAL_FIELDS =
-      Arrays.asList("statementsByIsolation", "transactions", "commandsByClient", "traffic", "cpu");
+      Arrays.asList("statementsByIsolation", "transactions", "borrows", "commandsByClient", "traffic", "cpu");
   /** Characters of a client key a reader accepts (a proxy writes at most 64 + 3 + 64). */
   static final int MAX_CLIENT_KEY_CHARS = 160;
   /** The keys of statementsByIsolation. */
@@ -54,6 +54,18 @@ final class ProfileJsonReader {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   /** {@code json} at {@code path}, read strictly: a wrong field is a {@link ProfileFormatException} naming it. */
+  private static void readBorrows(StrictNode<ProfileFormatException> b, TrafficProfile p)
+      throws ProfileFormatException {
+    b.allowOnly("returned", "outsideTransaction", "outsideTransactionRuns");
+    long returned = b.field("returned").nonNegative();
+    long outside = b.field("outsideTransaction").nonNegative();
+    if (outside > returned) {
+      throw new ProfileFormatException(b.field("outsideTransaction").path(),
+          "is more than borrows.returned (" + returned + ")");
+    }
+    p.addBorrows(returned, outside, b.field("outsideTransactionRuns").nonNegative());
+  }
+
   private static StrictNode<ProfileFormatException> node(JsonNode json, String path) {
     return StrictNode.of(json, path, ProfileFormatException::new);
   }
@@ -293,6 +305,9 @@ final class ProfileJsonReader {
           break;
         case "transactions":
           p.addTransactions(r.field(name).nonNegative());
+          break;
+        case "borrows":
+          readBorrows(r.field(name), p);
           break;
         default: // sources or shapes that are not arrays
           r.field(name).elements();

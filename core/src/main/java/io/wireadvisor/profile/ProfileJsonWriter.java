@@ -101,6 +101,7 @@ final class ProfileJsonWriter {
     if (p.transactions() > 0) {
       g.writeNumberField("transactions", p.transactions());
     }
+    writeBorrows(p, g);
     if (!p.commandsByClient().isEmpty()) {
       g.writeObjectFieldStart("commandsByClient");
       for (Map.Entry<String, long[]> e : p.commandsByClient().entrySet()) {
@@ -219,6 +220,18 @@ final class ProfileJsonWriter {
       }
       g.writeEndArray();
     }
+    g.writeEndObject();
+  }
+
+  /** The optional {@code borrows} object: pool borrows and statements outside transactions. */
+  private static void writeBorrows(TrafficProfile p, JsonGenerator g) throws IOException {
+    if (p.poolBorrows() == 0 && p.outsideTransactionRuns() == 0) {
+      return;
+    }
+    g.writeObjectFieldStart("borrows");
+    g.writeNumberField("returned", p.poolBorrows());
+    g.writeNumberField("outsideTransaction", p.borrowsOutsideTransaction());
+    g.writeNumberField("outsideTransactionRuns", p.outsideTransactionRuns());
     g.writeEndObject();
   }
 

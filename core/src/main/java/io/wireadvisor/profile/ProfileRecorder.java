@@ -60,6 +60,10 @@ public final class ProfileRecorder {
   public static final int DEFAULT_ISOLATION = 4;
   private final LongAdder[] byIsolation = new LongAdder[ISOLATIONS.length];
   private final LongAdder transactions = new LongAdder();
+  /** Pool borrows ended, those that ran statements outside transactions, and runs of such statements. */
+  private final LongAdder borrows = new LongAdder();
+  private final LongAdder borrowsOutside = new LongAdder();
+  private final LongAdder outsideRuns = new LongAdder();
   /** Wall-clock times of the first and last execution of a non-DDL statement (0 before any). */
   final TrafficSpan traffic = new TrafficSpan();
   private final ConcurrentHistogram[] commandLatency =
@@ -429,6 +433,22 @@ public final class ProfileRecorder {
     transactions.increment();
   }
 
+  /**
+   * A pool borrow ended (the agent: HikariCP took the connection back); {@code outside}: business
+   * statements ran outside any transaction during it (see {@link TrafficProfile#borrowsOutsideTransaction()}).
+   */
+  public void borrow(boolean outside) {
+    borrows.increment();
+    if (outside) {
+      borrowsOutside.increment();
+    }
+  }
+
+  /** A run of consecutive statements outside transactions began on a connection. */
+  public void outsideRun() {
+    outsideRuns.increment();
+  }
+
   /** A profile of everything recorded so far (counts are cumulative since the recorder began). */
   public TrafficProfile snapshot() {
     long now = System.currentTimeMillis();
@@ -451,6 +471,7 @@ public final class ProfileRecorder {
       p.addStatementsUnder(ISOLATIONS[i], byIsolation[i].sum());
     }
     p.addTransactions(transactions.sum());
+    p.addBorrows(borrows.sum(), borrowsOutside.sum(), outsideRuns.sum());
     String[] keys;
     synchronized (this) {
       keys = Arrays.copyOf(clientKeys, clientSlots);

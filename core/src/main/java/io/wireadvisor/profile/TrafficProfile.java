@@ -35,6 +35,9 @@ public final class TrafficProfile {
   private final ConnectionStats connections = new ConnectionStats();
   private final TreeMap<String, Long> statementsByIsolation = new TreeMap<>();
   private long transactions;
+  private long borrows;
+  private long borrowsOutside;
+  private long outsideRuns;
   /**
    * Command counts per client key ({@link Source#clientKey()}), each indexed by {@link
    * CommandType#ordinal()}; at most {@link ShapeStats#MAX_CLIENTS} keys (the highest past it fold
@@ -279,6 +282,39 @@ public final class TrafficProfile {
   }
 
   /**
+   * Pool borrows whose end the collector saw (the agent: HikariCP's {@code ProxyConnection.close});
+   * 0 for the proxy, which sees no pool, and for profiles written before borrows were counted.
+   */
+  public long poolBorrows() {
+    return borrows;
+  }
+
+  /**
+   * Of {@link #poolBorrows()}, those that ran at least one business statement outside any
+   * transaction (under autocommit): with the pool's {@code autoCommit=false}, each ends in one
+   * ROLLBACK when the connection is returned (HikariCP's "rollback due to dirty commit state").
+   */
+  public long borrowsOutsideTransaction() {
+    return borrowsOutside;
+  }
+
+  /**
+   * Runs of consecutive business statements outside transactions on a connection (ended by a
+   * statement in a transaction, an autocommit change, or a pool borrow's end): both collectors
+   * count them; without borrows (the proxy) they approximate {@link #borrowsOutsideTransaction()}
+   * from below (back-to-back borrows outside transactions on one connection are one run).
+   */
+  public long outsideTransactionRuns() {
+    return outsideRuns;
+  }
+
+  public void addBorrows(long borrows, long outside, long runs) {
+    this.borrows += Math.max(0, borrows);
+    this.borrowsOutside += Math.max(0, outside);
+    this.outsideRuns += Math.max(0, runs);
+  }
+
+  /**
    * True when this profile tells its clients' traffic apart: command counts per client were
    * recorded and every counter of every shape is the sum of its clients' ({@link
    * ShapeStats#clients()}). A profile merged with one from a collector that did not (the agent, a
@@ -390,6 +426,7 @@ public final class TrafficProfile {
     }
     addTransactions(other.transactions);
     addCpu(other.cpu);
+    addBorrows(other.borrows, other.borrowsOutside, other.outsideRuns);
     for (Map.Entry<String, long[]> e : other.commandsByClient.entrySet()) {
       for (CommandType t : CommandType.values()) {
         addClientCommands(e.getKey(), t, e.getValue()[t.ordinal()]);
@@ -476,6 +513,9 @@ public final class TrafficProfile {
         && connections.equals(p.connections)
         && statementsByIsolation.equals(p.statementsByIsolation)
         && transactions == p.transactions
+        && borrows == p.borrows
+        && borrowsOutside == p.borrowsOutside
+        && outsideRuns == p.outsideRuns
         && firstStatementMillis == p.firstStatementMillis
         && lastStatementMillis == p.lastStatementMillis
         && Objects.equals(cpu, p.cpu)

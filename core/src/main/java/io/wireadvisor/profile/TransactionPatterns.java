@@ -43,6 +43,11 @@ final class TransactionPatterns {
    * rounded up (ThreadMXBean's allocation count is asserted against it in TransactionPatternsTest).
    */
   static final long ACCOUNTED_BYTES = 1024;
+  /**
+   * Executions a run of statements outside transactions holds at most before it is judged: a
+   * connection used outside any pool (a migration tool's own connection) has no borrow to end it.
+   */
+  static final int MAX_RUN_EXECUTIONS = 1000;
 
   private final ShapeHandle[] shapes = new ShapeHandle[MAX_SHAPES];
   private final int[] executions = new int[MAX_SHAPES];
@@ -53,6 +58,13 @@ final class TransactionPatterns {
   private final long[] timed = new long[MAX_SHAPES];
   private final long[] nanos = new long[MAX_SHAPES];
   private int size;
+  /**
+   * The window holds a run of statements outside transactions, each already counted as a
+   * transaction, judged together when the run ends (a pool borrow's end, a statement with autocommit
+   * off, a BEGIN) or reaches {@link #MAX_RUN_EXECUTIONS}.
+   */
+  private boolean run;
+  private int runExecutions;
   /** The slot of the last execution recorded, -1 after a statement not judged. */
   private int last = -1;
   private boolean business;
@@ -114,9 +126,37 @@ final class TransactionPatterns {
   void end(ProfileRecorder recorder) {
     if (business && recorder != null) {
       recorder.transaction();
+    }
+    if ((business || run) && recorder != null) {
       judge();
     }
     clear();
+  }
+
+  /**
+   * A business statement ended outside any transaction (under autocommit): a transaction of its
+   * own, counted now. {@code perBorrow}: the collector sees pool borrows, so the window stays open
+   * and the statements of the run (up to the borrow's end) are judged together, as the
+   * transaction the pool's {@code autoCommit=false} would make of them; else judged now.
+   */
+  void outside(ProfileRecorder recorder, boolean perBorrow) {
+    if (!perBorrow) {
+      end(recorder);
+      return;
+    }
+    if (business && recorder != null) {
+      recorder.transaction();
+    }
+    business = false;
+    run = true;
+    if (++runExecutions >= MAX_RUN_EXECUTIONS) {
+      end(recorder);
+    }
+  }
+
+  /** Whether the window holds a run of statements outside transactions ({@link #outside}). */
+  boolean inRun() {
+    return run;
   }
 
   /** Forgets the transaction without judging it (the connection ended or was reset). */
@@ -125,6 +165,8 @@ final class TransactionPatterns {
     size = 0;
     last = -1;
     business = false;
+    run = false;
+    runExecutions = 0;
   }
 
   private void judge() {

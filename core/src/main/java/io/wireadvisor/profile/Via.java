@@ -24,7 +24,14 @@ public enum Via {
   /** Statements added to those batches ({@code addBatch()} calls). */
   BATCHED_STATEMENTS("batchedStatements"),
   /** Commands for this shape the server answered with an ERR packet. */
-  ERRORS("errors");
+  ERRORS("errors"),
+  /**
+   * Executions that succeeded outside any transaction: the reply's status had autocommit on and no
+   * transaction open (a statement under autocommit, its own server transaction). With a pool's
+   * {@code autoCommit=false} these run in a transaction nobody commits, which HikariCP rolls back
+   * when the connection is returned.
+   */
+  OUTSIDE_TRANSACTION("outsideTransaction");
 
   private final String jsonName;
 

@@ -82,6 +82,16 @@ public final class WireSession {
   public static final class Budget {
     private final AtomicLong used = new AtomicLong();
     private final AtomicLong untracked = new AtomicLong();
+    /**
+     * Set once any session of the collector saw a pool borrow end ({@link #borrowEnded}): from then
+     * on statements outside transactions are judged for patterns per borrow, not one by one.
+     */
+    private volatile boolean borrowsSeen;
+
+    /** Whether a session sharing this budget saw a pool borrow end. */
+    public boolean borrowsSeen() {
+      return borrowsSeen;
+    }
 
     /** Accounted bytes all sessions sharing this budget hold now. */
     public long used() {
@@ -129,6 +139,10 @@ public final class WireSession {
   private final TransactionPatterns transaction = new TransactionPatterns();
   /** The shape of the last execution recorded, to which {@link #result} adds rows; else null. */
   private ShapeHandle lastExecuted;
+  /** This borrow (since the last {@link #borrowEnded}) ran a business statement outside a transaction. */
+  private boolean borrowOutside;
+  /** The last statement ended outside a transaction: a run of such statements is open. */
+  private boolean outsideRun;
   /** -1: this collector cannot tell the isolation, so statements are not counted by it. */
   private int isolation = -1;
 
@@ -456,12 +470,67 @@ public final class WireSession {
    * judged.
    */
   public void result(long rows, int status) {
-    if (rows >= 0 && lastExecuted != null) {
-      lastExecuted.recordRows(rows);
+    ShapeHandle executed = lastExecuted;
+    if (rows >= 0 && executed != null) {
+      executed.recordRows(rows);
       transaction.rows(rows);
     }
     lastExecuted = null;
     if (status >= 0 && (status & Replies.SERVER_STATUS_IN_TRANS) == 0) {
+      if (outsideTransaction(executed, status)) {
+        transaction.outside(recorder, budget.borrowsSeen);
+      } else if (!transaction.inRun() || (status & Replies.SERVER_STATUS_AUTOCOMMIT) == 0) {
+        transaction.end(recorder);
+      }
+    } else if (status >= 0 && (status & Replies.SERVER_MORE_RESULTS_EXISTS) == 0) {
+      outsideRun = false; // in a transaction: a run of statements outside one ended
+    }
+  }
+
+  /**
+   * Whether the statement just answered ({@code executed}, null when none succeeded) was a business
+   * statement that ran outside any transaction (status: autocommit on, no transaction open); counts
+   * it ({@link Via#OUTSIDE_TRANSACTION}), the borrow and the run it belongs to. A reply with
+   * autocommit off ends the run.
+   */
+  private boolean outsideTransaction(ShapeHandle executed, int status) {
+    if ((status & Replies.SERVER_MORE_RESULTS_EXISTS) != 0) {
+      return false;
+    }
+    if ((status & Replies.SERVER_STATUS_AUTOCOMMIT) == 0) {
+      outsideRun = false;
+      return false;
+    }
+    if (executed == null) {
+      return false;
+    }
+    ShapeStats st = executed.stats();
+    if (st.probe() != null || st.kind() == null || !st.kind().isBusiness()) {
+      return false;
+    }
+    executed.record(Via.OUTSIDE_TRANSACTION);
+    executed.recordClient(clientSlot, Via.OUTSIDE_TRANSACTION);
+    borrowOutside = true;
+    if (!outsideRun) {
+      outsideRun = true;
+      recorder.outsideRun();
+    }
+    return true;
+  }
+
+  /**
+   * The pool took the connection back (the agent: HikariCP's {@code ProxyConnection.close}, after
+   * its rollback and reset): counts the borrow, and whether it ran statements outside transactions
+   * ({@link TrafficProfile#borrowsOutsideTransaction()}); ends the run of such statements and the
+   * pattern window that held them (judged per borrow from now on, for every session of this
+   * collector).
+   */
+  public void borrowEnded() {
+    budget.borrowsSeen = true;
+    recorder.borrow(borrowOutside);
+    borrowOutside = false;
+    outsideRun = false;
+    if (transaction.inRun()) {
       transaction.end(recorder);
     }
   }

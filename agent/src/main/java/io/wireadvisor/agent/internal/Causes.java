@@ -51,7 +51,7 @@ public final class Causes {
       new ThreadLocal<int[]>() {
         @Override
         protected int[] initialValue() {
-          return new int[2];
+          return new int[3];
         }
       };
 
@@ -81,6 +81,35 @@ public final class Causes {
 
   public static void exitPool(int previous) {
     CURRENT.get()[0] = previous;
+  }
+
+  /**
+   * Enters HikariCP's {@code ProxyConnection.close} (the pool taking a connection back); returns
+   * what to pass to {@link #exitBorrowClose}. The third slot of the thread's state, apart from the
+   * causes.
+   */
+  public static int enterBorrowClose() {
+    int[] c = CURRENT.get();
+    int previous = c[2];
+    c[2] = 1;
+    return previous;
+  }
+
+  public static void exitBorrowClose(int previous) {
+    CURRENT.get()[2] = previous;
+  }
+
+  /**
+   * True once per {@code ProxyConnection.close}: the first time the driver's connection is told
+   * (its {@code clearWarnings}, HikariCP's last call on it) that the borrow ended.
+   */
+  public static boolean takeBorrowClose() {
+    int[] c = CURRENT.get();
+    if (c[2] != 1) {
+      return false;
+    }
+    c[2] = 2;
+    return true;
   }
 
   /** True while the thread is setting up a new connection. */

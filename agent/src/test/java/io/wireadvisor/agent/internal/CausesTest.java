@@ -49,4 +49,15 @@ class CausesTest {
     assertThat(Causes.current()).isEqualTo("isReadOnly");
     Causes.exitDriver(d);
   }
+
+  @Test
+  void aBorrowCloseIsTakenOnceAndLeavesTheCausesAlone() {
+    assertThat(Causes.takeBorrowClose()).as("outside close").isFalse();
+    int previous = Causes.enterBorrowClose();
+    assertThat(Causes.current()).isEqualTo("application");
+    assertThat(Causes.takeBorrowClose()).isTrue();
+    assertThat(Causes.takeBorrowClose()).as("once per close").isFalse();
+    Causes.exitBorrowClose(previous);
+    assertThat(Causes.takeBorrowClose()).isFalse();
+  }
 }
