@@ -339,36 +339,40 @@ final class Estimates {
   }
 
   /**
-   * What the mapping changes remove: N+1 executions down to one statement per {@value
-   * StatementPatternRule#ADVISED_BATCH_SIZE} rows per transaction (batch fetching; join fetch
-   * removes them all), UPDATEs after INSERTs all; each removed execution at the pattern's own
-   * measured time per execution.
+   * What the mapping changes remove ({@link ShapesAfter}, this change alone): with batch fetching
+   * a transaction's K one-value loads of a shape become ceil(K / {@value
+   * StatementPatternRule#ADVISED_BATCH_SIZE}) statements and a pair becomes one (join fetch
+   * leaves none), UPDATEs after INSERTs all go; each removed execution with the commands it is
+   * sent with now, at the pattern's own measured time per execution.
    */
-  Saving patterns() {
-    long before = 0;
-    long after = 0;
-    double nanos = 0;
-    Map<String, Long> delta = new LinkedHashMap<>();
-    for (StatementPatternRule.Found f : StatementPatternRule.patterns(profile, true)) {
-      long n = f.pattern.executions();
-      long left = Math.min(n, f.executionsAfter());
-      before += n;
-      after += left;
-      nanos += n == 0 ? 0 : f.nanos() * (n - left) / n;
-      String type = f.shape.count(Via.EXECUTES) >= f.shape.count(Via.TEXT_EXECUTES)
-          ? CommandType.STMT_EXECUTE.wireName() : CommandType.QUERY.wireName();
-      Long d = delta.get(type);
-      delta.put(type, (d == null ? 0 : d) - (n - left));
-    }
-    if (before == 0) {
+  Saving patterns(Recommendation r) {
+    ShapesAfter after = ShapesAfter.of(profile, jdbc,
+        java.util.Collections.singleton(StatementPatternRule.ID), ShapesAfter.batchFetch(r));
+    if (after.commandsConcerned == 0) {
       return null;
     }
-    return new Saving(before, after, nanos / NANOS,
-        "N+1 loads become one statement per " + StatementPatternRule.ADVISED_BATCH_SIZE + " rows"
-            + " and transaction (batch fetching; join fetch leaves none), the UPDATEs after INSERTs"
-            + " go; each removed execution at its pattern's measured time per execution (the"
-            + " larger join or IN (...) statement's own extra server time is not estimated)",
-        delta);
+    long removedCommands = 0;
+    for (long d : after.commandDelta.values()) {
+      removedCommands -= d;
+    }
+    List<String> what = new ArrayList<>();
+    if (after.loopsRemoved + after.pairsRemoved > 0) {
+      what.add("N+1 loads become one statement per " + StatementPatternRule.ADVISED_BATCH_SIZE
+          + " rows and transaction (batch fetching; join fetch leaves none): "
+          + Fmt.count(after.loopsRemoved + after.pairsRemoved) + " fewer statements"
+          + (after.pairsRemoved == 0 ? "" : ", " + Fmt.count(after.pairsRemoved) + " of them the"
+              + " second of a shape's two loads in a transaction (below N+1's minimum, batched"
+              + " alike)"));
+    }
+    if (after.updatesRemoved > 0) {
+      what.add("the " + Fmt.count(after.updatesRemoved) + " UPDATEs after INSERTs go");
+    }
+    return new Saving(after.commandsConcerned, after.commandsConcerned - removedCommands,
+        after.nanosRemoved / NANOS,
+        String.join("; ", what) + "; each removed statement with the commands it is sent with, at"
+            + " its pattern's measured time per execution (the larger join or IN (...) statement's"
+            + " own extra server time is not estimated)",
+        after.commandDelta);
   }
 
   /** A driver upgrade: the COM_STMT_RESET before each cached statement's execution goes. */
@@ -458,20 +462,27 @@ final class Estimates {
         continue; // session-state statements: modelled for every change together, below
       }
       saved += s.secondsSaved();
-      for (Map.Entry<String, Long> d : s.commandDelta().entrySet()) {
-        Long v = after.get(d.getKey());
-        after.put(d.getKey(), Math.max(0, (v == null ? 0 : v) + d.getValue()));
+      if (!removesStatements(r)) {
+        addAll(after, s.commandDelta());
       }
     }
+    // The changes that remove business statements, shape by shape, under the protocol each shape
+    // has after every change (a load the text-protocol change made a COM_STMT_EXECUTE is removed
+    // as one).
+    ShapesAfter shapes = shapesAfter(ranked);
+    addAll(after, shapes.commandDelta);
     // Changes that remove the same statement (maxPerformance and readOnlyPropagatesToServer both
     // remove a READ WRITE reset) remove it once.
     long[] probesRemoved = state.removed(state.now().with(ranked));
     if (probesRemoved[0] > 0) {
       Long v = after.get(PROBES);
-      after.put(PROBES, Math.max(0, (v == null ? 0 : v) - probesRemoved[0]));
+      after.put(PROBES, (v == null ? 0 : v) - probesRemoved[0]);
       saved += probesRemoved[1] / NANOS;
     }
     saved -= addRollbacks(after, state.now().with(ranked));
+    for (Map.Entry<String, Long> e : after.entrySet()) {
+      e.setValue(Math.max(0, e.getValue()));
+    }
     after.values().removeIf(v -> v == 0);
     double measured = 0;
     for (CommandStats c : profile.commands().values()) {
@@ -491,7 +502,31 @@ final class Estimates {
         Math.min(Math.max(saved, cpu.secondsSaved), measured),
         jdbcUrls(),
         notEstimated(ranked, cpu),
-        cpu.line);
+        cpu.line).withBusinessStatementsAfter(
+            Math.max(0, w.businessExecutions - shapes.statementsRemoved));
+  }
+
+  /** True for the changes whose commands {@link ShapesAfter} models (they remove statements). */
+  private static boolean removesStatements(Recommendation r) {
+    return r.id().equals(StatementPatternRule.ID) || r.id().equals(BatchRewriteRule.ID);
+  }
+
+  /** What the statement-removing changes among {@code applied} leave, every change together. */
+  ShapesAfter shapesAfter(List<Recommendation> applied) {
+    java.util.Set<String> ids = new java.util.HashSet<>();
+    boolean batchFetch = false;
+    for (Recommendation r : applied) {
+      ids.add(r.id());
+      batchFetch |= ShapesAfter.batchFetch(r);
+    }
+    return ShapesAfter.of(profile, jdbc, ids, batchFetch);
+  }
+
+  private static void addAll(Map<String, Long> into, Map<String, Long> delta) {
+    for (Map.Entry<String, Long> d : delta.entrySet()) {
+      Long v = into.get(d.getKey());
+      into.put(d.getKey(), (v == null ? 0 : v) + d.getValue());
+    }
   }
 
   /**

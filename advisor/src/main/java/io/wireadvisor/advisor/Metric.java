@@ -139,7 +139,9 @@ public enum Metric {
       long n = 0;
       for (ShapeStats s : p.shapes().values()) {
         for (io.wireadvisor.profile.PatternStats pattern : s.patterns()) {
-          n += pattern.executions();
+          if (pattern.kind() != io.wireadvisor.profile.PatternStats.Kind.LOADED_TWICE) {
+            n += pattern.executions(); // pairs are below N+1's minimum: not judged
+          }
         }
       }
       return Workload.ratio(n, p.transactions());

@@ -21,6 +21,8 @@ public final class Outlook {
   private final double secondsSaved;
   private final java.util.List<String> jdbcUrls;
   private final java.util.List<String> notEstimated;
+  /** Business statements after the advice (estimated); {@link #businessStatements} unless set. */
+  private final long businessStatementsAfter;
   private final String cpuLine;
 
   /** Which kind of server the profile (or inspection) says it is. */
@@ -90,6 +92,36 @@ public final class Outlook {
     this.measuredSeconds = measuredSeconds;
     this.secondsSaved = Math.max(0, secondsSaved);
     this.jdbcUrls = java.util.Collections.unmodifiableList(new java.util.ArrayList<String>(jdbcUrls));
+    this.businessStatementsAfter = businessStatements;
+  }
+
+  private Outlook(Outlook o, long businessStatementsAfter) {
+    this.windowSeconds = o.windowSeconds;
+    this.server = o.server;
+    this.serverKind = o.serverKind;
+    this.businessStatements = o.businessStatements;
+    this.commandsNow = o.commandsNow;
+    this.commandsAfter = o.commandsAfter;
+    this.measuredSeconds = o.measuredSeconds;
+    this.secondsSaved = o.secondsSaved;
+    this.jdbcUrls = o.jdbcUrls;
+    this.notEstimated = o.notEstimated;
+    this.cpuLine = o.cpuLine;
+    this.businessStatementsAfter = Math.max(0, businessStatementsAfter);
+  }
+
+  /**
+   * This outlook with the business statements estimated after the advice: fewer than now when a
+   * change removes statements (N+1 loads batched, batches rewritten into multi-row statements),
+   * so that round trips per statement after divide by the statements that remain.
+   */
+  public Outlook withBusinessStatementsAfter(long statements) {
+    return new Outlook(this, statements);
+  }
+
+  /** Business statements after every recommendation (estimated). */
+  public long businessStatementsAfter() {
+    return businessStatementsAfter;
   }
 
   /**
@@ -146,22 +178,34 @@ public final class Outlook {
 
   /** Wire round trips per business statement now (0 when there were none). */
   public double roundTripsPerStatementNow() {
-    return perStatement(commandsNow);
+    return perStatement(commandsNow, businessStatements);
   }
 
-  /** Estimated wire round trips per business statement after the advice. */
+  /**
+   * Estimated wire round trips per business statement after the advice: the commands after over
+   * the statements after ({@link #businessStatementsAfter}).
+   */
   public double roundTripsPerStatementAfter() {
-    return perStatement(commandsAfter);
+    return perStatement(commandsAfter, businessStatementsAfter);
   }
 
-  private double perStatement(Map<String, Long> commands) {
-    if (businessStatements == 0) {
+  /** Estimated wire commands after the advice, every type. */
+  public long commandsAfterTotal() {
+    long sum = 0;
+    for (long v : commandsAfter.values()) {
+      sum += v;
+    }
+    return sum;
+  }
+
+  private static double perStatement(Map<String, Long> commands, long statements) {
+    if (statements == 0) {
       return 0;
     }
     long sum = 0;
     for (long v : commands.values()) {
       sum += v;
     }
-    return (double) sum / businessStatements;
+    return (double) sum / statements;
   }
 }

@@ -54,6 +54,8 @@ public final class PlanCacheRefusedRule implements Rule {
     boolean compileKnown = true;
     /** Sum of PLAN_CACHE_HITS of its rows (the silent case needs 0). */
     long hits;
+    /** This profile's executions of the statement (text and prepared), in the profile's window. */
+    long profileExecutions;
 
     Refused(String shape, String reason, PlanCacheRefusal why) {
       this.shape = shape;
@@ -91,11 +93,14 @@ public final class PlanCacheRefusedRule implements Rule {
     }
     Map<String, String> shapes = new HashMap<String, String>();
     Map<String, Long> prepared = new HashMap<String, Long>();
+    Map<String, Long> ran = new HashMap<String, Long>();
     for (ShapeStats s : profile.shapes().values()) {
       if (Workload.isBusiness(s)) {
         shapes.put(SummaryMatch.normalize(s.digestText()), s.digestText());
         Long before = prepared.get(s.digestText());
         prepared.put(s.digestText(), (before == null ? 0 : before) + reusable(s, server));
+        Long n = ran.get(s.digestText());
+        ran.put(s.digestText(), (n == null ? 0 : n) + s.executions());
       }
     }
     boolean cacheOn = !server.globalOff(PlanCacheRule.ENABLE);
@@ -136,6 +141,10 @@ public final class PlanCacheRefusedRule implements Rule {
         out.add(r);
       }
     }
+    for (Refused r : out) {
+      Long n = ran.get(r.shape);
+      r.profileExecutions = n == null ? 0 : n;
+    }
     Collections.sort(out, (a, b) -> Long.compare(b.refusals, a.refusals));
     return out;
   }
@@ -148,11 +157,13 @@ public final class PlanCacheRefusedRule implements Rule {
     }
     long refusals = 0;
     long executions = 0;
+    long profileExecutions = 0;
     long compileNanos = 0;
     boolean compileKnown = true;
     for (Refused r : refused) {
       refusals += r.refusals;
       executions += r.executions;
+      profileExecutions += r.profileExecutions;
       compileKnown &= r.compileKnown;
       compileNanos += r.compileNanos;
     }
@@ -163,15 +174,19 @@ public final class PlanCacheRefusedRule implements Rule {
                 ? "Make the statement TiDB's plan cache refuses cacheable"
                 : "Make the " + refused.size() + " statements TiDB's plan cache refuses cacheable",
             Severity.MEDIUM);
+    // The summary's counts are every client's in its window (another run of the same statements
+    // counts too): said as such, with the profile's own executions beside them.
     rec.evidence(
-        "STATEMENTS_SUMMARY: TiDB refused to cache the plan of "
+        "STATEMENTS_SUMMARY (every client's executions in its window): TiDB refused to cache the plan of "
             + Fmt.count(refusals)
             + " of "
             + Fmt.count(executions)
             + " executions of "
             + refused.size()
             + (refused.size() == 1 ? " statement" : " statements")
-            + " of this profile, and optimized each of those again"
+            + " this profile ran ("
+            + Fmt.count(profileExecutions)
+            + " times in the profile's window), and optimized each of those again"
             + (compileKnown && compileNanos > 0 ? " (" + duration(compileNanos) + " of TiDB compile time)" : "")
             + ".");
     Set<String> variables = new LinkedHashSet<String>();
@@ -187,7 +202,9 @@ public final class PlanCacheRefusedRule implements Rule {
             Fmt.sql(r.shape, 120)
                 + ": prepared, executed "
                 + Fmt.count(r.executions)
-                + " times with TiDB's plan cache on, none from the plan cache; TiDB gave no reason in"
+                + " times in STATEMENTS_SUMMARY ("
+                + Fmt.count(r.profileExecutions)
+                + " in this profile) with TiDB's plan cache on, none from the plan cache; TiDB gave no reason in"
                 + " STATEMENTS_SUMMARY (PLAN_CACHE_UNQUALIFIED = 0) - "
                 + r.why.words
                 + ".");
@@ -199,7 +216,9 @@ public final class PlanCacheRefusedRule implements Rule {
               + Fmt.count(r.refusals)
               + " of "
               + Fmt.count(r.executions)
-              + " times; TiDB's reason: \""
+              + " times in STATEMENTS_SUMMARY ("
+              + Fmt.count(r.profileExecutions)
+              + " in this profile); TiDB's reason: \""
               + PlanCacheRefusal.redacted(r.reason)
               + "\" - "
               + r.why.words

@@ -12,8 +12,10 @@ import java.util.TimeZone;
  * The note every report format carries where it sets TiDB's STATEMENTS_SUMMARY figures beside the
  * profile's counts: the two cover different windows (issue 24: 10,120 server executions shown
  * beside 6,196 in the profile). The summary counts every client of the server since its current
- * window began (a new one every {@code tidb_stmt_summary_refresh_interval}) until it was read; the
- * profile counts the application's own traffic over its own window.
+ * window began (a new one every {@code tidb_stmt_summary_refresh_interval}) until it was read, or,
+ * when analyze read STATEMENTS_SUMMARY_HISTORY for the profile's window, over the intervals that
+ * overlap it, added up (the note says which); the profile counts the application's own traffic
+ * over its own window.
  */
 public final class ServerWindows {
   private ServerWindows() {}
@@ -24,9 +26,15 @@ public final class ServerWindows {
     if (server == null || server.statements().isEmpty() || !shown(top, recommendations)) {
       return null;
     }
+    // Say what was read: the history's intervals that overlap the profile (analyze with the
+    // profile's window), or the current interval alone.
+    int intervals = server.summaryIntervals();
     StringBuilder b = new StringBuilder("Two windows: the TiDB figures (\"TiDB:\" beside a statement,"
-        + " evidence quoting STATEMENTS_SUMMARY) count every client's executions in STATEMENTS_SUMMARY's"
-        + " current window");
+        + " evidence quoting STATEMENTS_SUMMARY) count every client's executions in "
+        + (intervals == 0 ? "STATEMENTS_SUMMARY's current window"
+            : intervals == 1 ? "the STATEMENTS_SUMMARY_HISTORY interval that overlaps the profile's window"
+            : "the " + intervals + " STATEMENTS_SUMMARY_HISTORY intervals that overlap the profile's"
+                + " window, added up"));
     if (server.summaryBegin() != null) {
       b.append(", ").append(server.summaryBegin()).append(" to ")
           .append(server.summaryRead() == null ? "when it was read" : server.summaryRead())
@@ -34,7 +42,8 @@ public final class ServerWindows {
     }
     String refresh = server.global("tidb_stmt_summary_refresh_interval");
     if (refresh != null) {
-      b.append(" (a new window every ").append(refresh).append(" s, tidb_stmt_summary_refresh_interval)");
+      b.append(intervals == 0 ? " (a new window every " : " (a new interval every ").append(refresh)
+          .append(" s, tidb_stmt_summary_refresh_interval)");
     }
     b.append("; the profile counts this application's traffic over its own ")
         .append(duration(profile.windowSeconds()));

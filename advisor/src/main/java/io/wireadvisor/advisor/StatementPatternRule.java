@@ -54,12 +54,25 @@ public final class StatementPatternRule implements Rule {
 
     /** Executions the fix leaves: one batch per transaction for N+1, none for the UPDATE. */
     long executionsAfter() {
-      if (pattern.kind() != PatternStats.Kind.N_PLUS_ONE) {
-        return 0;
-      }
-      double perTransaction = (double) pattern.executions() / Math.max(1, pattern.transactions());
-      return pattern.transactions() * (long) Math.ceil(perTransaction / ADVISED_BATCH_SIZE);
+      return StatementPatternRule.executionsAfter(pattern);
     }
+  }
+
+  /**
+   * Executions a pattern leaves after its fix: for N+1, a transaction's K loads become ceil(K /
+   * {@value #ADVISED_BATCH_SIZE}) with batch fetching (K the pattern's executions per
+   * transaction); a pair becomes one; the UPDATEs after INSERTs go.
+   */
+  static long executionsAfter(PatternStats pattern) {
+    if (pattern.kind() == PatternStats.Kind.LOADED_TWICE) {
+      return Math.min(pattern.executions(), pattern.transactions());
+    }
+    if (pattern.kind() != PatternStats.Kind.N_PLUS_ONE) {
+      return 0;
+    }
+    double perTransaction = (double) pattern.executions() / Math.max(1, pattern.transactions());
+    return Math.min(pattern.executions(),
+        pattern.transactions() * (long) Math.ceil(perTransaction / ADVISED_BATCH_SIZE));
   }
 
   /** Every pattern in the profile, most time first; {@code judged} those with enough evidence. */
@@ -67,7 +80,7 @@ public final class StatementPatternRule implements Rule {
     List<Found> found = new ArrayList<>();
     for (ShapeStats s : profile.shapes().values()) {
       for (PatternStats p : s.patterns()) {
-        if (enough(p) == judged) {
+        if (p.kind() != PatternStats.Kind.LOADED_TWICE && enough(p) == judged) {
           found.add(new Found(s, p, p.partner().isEmpty() ? null : profile.shape(p.partner())));
         }
       }
@@ -243,6 +256,6 @@ public final class StatementPatternRule implements Rule {
 
   @Override
   public Saving saving(Recommendation r, Estimates estimates) {
-    return estimates.patterns();
+    return estimates.patterns(r);
   }
 }

@@ -152,6 +152,7 @@ public final class AnalysisJson {
       o.put("server", ol.server());
       o.put("serverKind", ol.serverKind().name());
       o.put("businessStatements", ol.businessStatements());
+      o.put("businessStatementsAfter", ol.businessStatementsAfter());
       number(o, "roundTripsPerStatementNow", ol.roundTripsPerStatementNow());
       number(o, "roundTripsPerStatementAfter", ol.roundTripsPerStatementAfter());
       number(o, "measuredSeconds", ol.measuredSeconds());

@@ -101,7 +101,10 @@ final class HtmlReport {
     }
     sb.append("<div class=\"cards\">");
     card(sb, Fmt.ratio(o.roundTripsPerStatementNow()), "wire round trips per business statement now");
-    card(sb, Fmt.ratio(o.roundTripsPerStatementAfter()), "after the advice (estimated)");
+    card(sb, Fmt.ratio(o.roundTripsPerStatementAfter()), "after the advice (estimated"
+        + (o.businessStatementsAfter() == o.businessStatements() ? ")"
+            : ": " + Fmt.count(o.commandsAfterTotal()) + " wire commands for "
+                + Fmt.count(o.businessStatementsAfter()) + " business statements)"));
     if (o.measuredSeconds() > 0) {
       card(sb, String.format(Locale.ROOT, "%.1f s", o.secondsSaved()),
           "estimated time saved of " + String.format(Locale.ROOT, "%.1f s", o.measuredSeconds())
@@ -225,7 +228,7 @@ final class HtmlReport {
       Set<String> types = new LinkedHashSet<>(o.commandsNow().keySet());
       types.addAll(o.commandsAfter().keySet());
       Map<String, Double> now = per(o.commandsNow(), o.businessStatements());
-      Map<String, Double> after = per(o.commandsAfter(), o.businessStatements());
+      Map<String, Double> after = per(o.commandsAfter(), o.businessStatementsAfter());
       sb.append("<p>Each bar is one business statement's round trips, by command; session-variable")
           .append(" probes are split out of COM_QUERY.</p>\n");
       sb.append(stacked("per-statement", new String[] {"now", "after (est.)"},

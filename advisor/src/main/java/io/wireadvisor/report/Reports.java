@@ -226,8 +226,22 @@ public final class Reports {
     sb.append(bullet).append("Now:    ").append(Fmt.ratio(o.roundTripsPerStatementNow()))
         .append(" wire round trips per business statement (").append(Fmt.count(o.businessStatements()))
         .append(" statements in ").append(Fmt.rate(o.windowSeconds())).append(" s)").append(end).append('\n');
-    sb.append(bullet).append("After:  ").append(Fmt.ratio(o.roundTripsPerStatementAfter()))
-        .append(" (estimated, with every recommendation applied)").append(end).append('\n');
+    if (o.businessStatementsAfter() == o.businessStatements()) {
+      sb.append(bullet).append("After:  ").append(Fmt.ratio(o.roundTripsPerStatementAfter()))
+          .append(" (estimated, with every recommendation applied)").append(end).append('\n');
+    } else {
+      // Changes that remove statements (N+1 loads batched, batches rewritten): the ratio alone
+      // can rise while the application sends far fewer commands, so both counts are shown.
+      long commandsNow = 0;
+      for (long v : o.commandsNow().values()) {
+        commandsNow += v;
+      }
+      wrap(sb, bullet + "After:  " + Fmt.ratio(o.roundTripsPerStatementAfter())
+          + " (estimated, with every recommendation applied: " + Fmt.count(o.commandsAfterTotal())
+          + " wire commands for " + Fmt.count(o.businessStatementsAfter())
+          + " business statements, from " + Fmt.count(commandsNow) + " for "
+          + Fmt.count(o.businessStatements()) + ")" + end, "        ");
+    }
     if (o.measuredSeconds() <= 0) {
       sb.append(bullet).append("Time:   not timed (the collector recorded no latencies): savings in"
           + " round trips only").append(end).append('\n');
@@ -286,7 +300,7 @@ public final class Reports {
       sb.append(bullet.isEmpty() ? "  " : "  " + bullet)
           .append(String.format(Locale.ROOT, "%-24s %6s -> %6s", t,
               Fmt.ratio(per(o.commandsNow().get(t), o.businessStatements())),
-              Fmt.ratio(per(o.commandsAfter().get(t), o.businessStatements()))))
+              Fmt.ratio(per(o.commandsAfter().get(t), o.businessStatementsAfter()))))
           .append('\n');
     }
   }

@@ -167,9 +167,10 @@ public final class ServerInspector {
                 toMillis + CLOCK_MARGIN_MILLIS)
             : "information_schema.STATEMENTS_SUMMARY";
         try (ResultSet rs = st.executeQuery("SELECT DATE_FORMAT(MIN(SUMMARY_BEGIN_TIME), '%Y-%m-%d %H:%i:%s'),"
-            + " DATE_FORMAT(NOW(), '%Y-%m-%d %H:%i:%s') FROM " + windowSource)) {
+            + " DATE_FORMAT(NOW(), '%Y-%m-%d %H:%i:%s'), COUNT(DISTINCT SUMMARY_BEGIN_TIME) FROM " + windowSource)) {
           if (rs.next()) {
             b.summaryWindow(rs.getString(1), rs.getString(2));
+            b.summaryIntervals(history ? Math.max(1, rs.getInt(3)) : 0);
           }
         }
       }

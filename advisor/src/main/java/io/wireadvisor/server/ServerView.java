@@ -25,6 +25,7 @@ public final class ServerView {
   private final Map<String, Double> metrics;
   private final String summaryBegin;
   private final String summaryRead;
+  private final int summaryIntervals;
 
   private ServerView(Builder b) {
     this.versionString = b.versionString;
@@ -38,6 +39,7 @@ public final class ServerView {
     this.metrics = Collections.unmodifiableMap(new TreeMap<>(b.metrics));
     this.summaryBegin = b.summaryBegin;
     this.summaryRead = b.summaryRead;
+    this.summaryIntervals = b.summaryIntervals;
   }
 
   /** A builder for a server reporting {@code version} from {@code SELECT VERSION()}. */
@@ -53,6 +55,7 @@ public final class ServerView {
     b.statements.addAll(statements);
     b.metrics.putAll(metrics);
     b.summaryWindow(summaryBegin, summaryRead);
+    b.summaryIntervals(summaryIntervals);
     return b;
   }
 
@@ -183,6 +186,15 @@ public final class ServerView {
     return summaryRead;
   }
 
+  /**
+   * How many intervals of {@code STATEMENTS_SUMMARY_HISTORY} {@link #statements()} add up (those
+   * that overlap the profile's window, the current one among them); 0 when {@code
+   * STATEMENTS_SUMMARY}, the current interval alone, was read (no window given, or no history).
+   */
+  public int summaryIntervals() {
+    return summaryIntervals;
+  }
+
   public List<StatementSummary> statements() {
     return statements;
   }
@@ -214,6 +226,7 @@ public final class ServerView {
     private final Map<String, Double> metrics = new TreeMap<>();
     private String summaryBegin;
     private String summaryRead;
+    private int summaryIntervals;
 
     Builder(String versionString) {
       if (versionString == null || versionString.trim().isEmpty()) {
@@ -270,6 +283,12 @@ public final class ServerView {
     public Builder summaryWindow(String begin, String read) {
       this.summaryBegin = begin;
       this.summaryRead = read;
+      return this;
+    }
+
+    /** Intervals of STATEMENTS_SUMMARY_HISTORY read; 0 for STATEMENTS_SUMMARY's current one. */
+    public Builder summaryIntervals(int intervals) {
+      this.summaryIntervals = Math.max(0, intervals);
       return this;
     }
 

@@ -81,6 +81,9 @@ public final class ServerViewJson {
       ObjectNode w = root.putObject("summaryWindow");
       w.put("begin", v.summaryBegin());
       w.put("read", v.summaryRead());
+      if (v.summaryIntervals() > 0) {
+        w.put("intervals", v.summaryIntervals());
+      }
     }
     ObjectNode metrics = root.putObject("metrics");
     for (Map.Entry<String, Double> e : v.metrics().entrySet()) {
@@ -134,6 +137,9 @@ public final class ServerViewJson {
     if (root.has("summaryWindow")) {
       StrictNode<IOException> w = root.field("summaryWindow");
       b.summaryWindow(w.optionalString("begin"), w.optionalString("read"));
+      if (w.has("intervals")) {
+        b.summaryIntervals((int) Math.min(Integer.MAX_VALUE, w.field("intervals").nonNegative()));
+      }
     }
     if (root.has("metrics")) {
       for (Map.Entry<String, StrictNode<IOException>> e : root.field("metrics").fields()) {

@@ -13,21 +13,40 @@ class PlanCacheRefusedRuleTest {
         .withPlanCacheFacts(refused, reason, 20_000, 150_000);
   }
 
+  /** The profile's executions of the statement a summary row names (its window, not the summary's). */
+  private static long ran(io.wireadvisor.profile.TrafficProfile p, String digestText) {
+    long n = 0;
+    for (io.wireadvisor.profile.ShapeStats s : p.shapes().values()) {
+      if (SummaryMatch.normalize(s.digestText()).equals(SummaryMatch.normalize(digestText))) {
+        n += s.executions();
+      }
+    }
+    return n;
+  }
+
   @Test
   void namesEachRefusedStatementWithTidbsReasonInWordsAndItsFix() {
     ServerView view = BankLikeProfiles.tidb(7).toBuilder()
         .global("tidb_enable_plan_cache_for_param_limit", "OFF")
-        .statement(row("select `bank` . `t12` /* shape 0 */", 5000, 4000, "'<nil>' may be converted to INT"))
+        // Twice the profile's executions of t12: another run's traffic in the summary's window.
+        .statement(row("select `bank` . `t12` /* shape 0 */", 10000, 8000, "'<nil>' may be converted to INT"))
         .statement(row("update `bank` . `t00` /* shape 180 */", 5000, 50, "query has 'limit ?' is un-cacheable"))
         .statement(row("select `unrelated`", 99999, 99999, "query has sub-queries is un-cacheable"))
         .build();
     Recommendation r = new PlanCacheRefusedRule().evaluate(BankLikeProfiles.scenario(7), view);
     assertThat(r).isNotNull();
     assertThat(r.title()).isEqualTo("Make the 2 statements TiDB's plan cache refuses cacheable");
+    long t12 = ran(BankLikeProfiles.scenario(7), "select `bank` . `t12` /* shape 0 */");
+    long t00 = ran(BankLikeProfiles.scenario(7), "update `bank` . `t00` /* shape 180 */");
+    assertThat(t12).isEqualTo(5000);
+    // The summary's counts are every client's in its window; the profile's own stand beside them.
     assertThat(String.join("\n", r.evidence()))
-        .contains("TiDB refused to cache the plan of 4,050 of 10,000 executions of 2 statements")
-        .contains("(607.5 ms of TiDB compile time)")
-        .contains("refused 4,000 of 5,000 times; TiDB's reason: \"NULL may be converted to INT\"")
+        .contains("STATEMENTS_SUMMARY (every client's executions in its window): TiDB refused to cache"
+            + " the plan of 8,050 of 15,000 executions of 2 statements this profile ran ("
+            + Fmt.count(t12 + t00) + " times in the profile's window)")
+        .contains("(1207.5 ms of TiDB compile time)")
+        .contains("refused 8,000 of 10,000 times in STATEMENTS_SUMMARY (5,000"
+            + " in this profile); TiDB's reason: \"NULL may be converted to INT\"")
         .contains("Hibernate 6 pads batch-fetch IN (...) lists with NULL")
         .contains("TiDB's reason: \"query has 'limit ?' is un-cacheable\"")
         // A statement the profile never sent is not this application's.
@@ -134,7 +153,9 @@ class PlanCacheRefusedRuleTest {
     String evidence = String.join("\n", r.evidence());
     assertThat(evidence)
         .contains("TiDB refused to cache the plan of 150 of 150 executions of 1 statement")
-        .contains("select bank.t12 /* shape 0 */: prepared, executed 150 times with TiDB's plan cache on,"
+        .contains("select bank.t12 /* shape 0 */: prepared, executed 150 times in STATEMENTS_SUMMARY ("
+            + Fmt.count(ran(BankLikeProfiles.scenario(7), "select `bank` . `t12` /* shape 0 */"))
+            + " in this profile) with TiDB's plan cache on,"
             + " none from the plan cache; TiDB gave no reason in STATEMENTS_SUMMARY (PLAN_CACHE_UNQUALIFIED = 0)")
         .contains("SHOW WARNINGS right after an EXECUTE")
         .contains("rebuild to get an unsafe range")

@@ -63,9 +63,29 @@ class ServerWindowsTest {
   }
 
   @Test
+  void historyIntervalsReadForTheProfilesWindowAreNamedAsSuchNotAsTheCurrentWindow() throws Exception {
+    // analyze with the profile's window reads STATEMENTS_SUMMARY_HISTORY: its intervals overlapping
+    // the window, added up.
+    ServerView three = withSummary().toBuilder().summaryWindow("2026-11-26 10:30:00", "2026-11-26 11:41:07")
+        .summaryIntervals(3).build();
+    String note = Advisor.analyze(BankLikeProfiles.scenario(3), three).serverWindows();
+    assertThat(note)
+        .contains("every client's executions in the 3 STATEMENTS_SUMMARY_HISTORY intervals that overlap the"
+            + " profile's window, added up, 2026-11-26 10:30:00 to 2026-11-26 11:41:07 server time")
+        .contains("a new interval every 1800 s")
+        .doesNotContain("current window");
+    String one = Advisor.analyze(BankLikeProfiles.scenario(3),
+        withSummary().toBuilder().summaryIntervals(1).build()).serverWindows();
+    assertThat(one).contains("in the STATEMENTS_SUMMARY_HISTORY interval that overlaps the profile's window,")
+        .doesNotContain("current window");
+    assertThat(ServerViewJson.fromJson(ServerViewJson.toJson(three)).summaryIntervals()).isEqualTo(3);
+  }
+
+  @Test
   void theServerViewKeepsTheWindow() throws Exception {
     ServerView back = ServerViewJson.fromJson(ServerViewJson.toJson(withSummary()));
     assertThat(back.summaryBegin()).isEqualTo("2026-11-26 11:30:00");
     assertThat(back.summaryRead()).isEqualTo("2026-11-26 11:41:07");
+    assertThat(back.summaryIntervals()).isZero();
   }
 }

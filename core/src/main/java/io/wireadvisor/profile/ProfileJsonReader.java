@@ -696,7 +696,7 @@ final class ProfileJsonReader {
         PatternStats.Kind pk = PatternStats.Kind.fromJsonName(kindName);
         if (pk == null) {
           throw new ProfileFormatException(e.path() + ".kind",
-              "unknown pattern (expected n+1 or insert-then-update)");
+              "unknown pattern (expected n+1, loaded-twice or insert-then-update)");
         }
         String partner = e.field("partner").string();
         if (partner.length() > 128) {

@@ -17,7 +17,8 @@ import java.util.List;
  *       execution on average (a lazy collection loaded one parent at a time: found on
  *       spring-petclinic-rest, whose vets' specialties and pets' visits load so); its partner is
  *       the shape run just before its first execution (the query whose rows were then loaded one
- *       by one);
+ *       by one); such a shape run exactly twice is recorded as <b>loaded-twice</b>, without a
+ *       partner: not judged, but batch fetching merges those pairs too (the estimate counts them);
  *   <li><b>insert-then-update</b>: an UPDATE of a table an INSERT (or REPLACE) of the same
  *       transaction wrote before the UPDATE's first execution; it covers at most as many UPDATEs
  *       as there were INSERTs. The collectors compare tables, not rows: an UPDATE of another row
@@ -173,12 +174,13 @@ final class TransactionPatterns {
     for (int i = 0; i < size; i++) {
       ShapeStats s = shapes[i].stats();
       if (s.kind() == StatementKind.SELECT
-          && executions[i] >= WireSession.N_PLUS_ONE_MIN_EXECUTIONS
+          && executions[i] >= 2
           && counted[i] == executions[i]
           && (maxRows[i] <= 1 || (s.values() == 1 && rows[i] <= COLLECTION_ROWS * executions[i]))) {
-        shapes[i].recordPattern(PatternStats.Kind.N_PLUS_ONE,
-            before[i] < 0 ? "" : shapes[before[i]].digest(), executions[i], rows[i], timed[i],
-            nanos[i]);
+        boolean loop = executions[i] >= WireSession.N_PLUS_ONE_MIN_EXECUTIONS;
+        shapes[i].recordPattern(loop ? PatternStats.Kind.N_PLUS_ONE : PatternStats.Kind.LOADED_TWICE,
+            !loop || before[i] < 0 ? "" : shapes[before[i]].digest(), executions[i], rows[i],
+            timed[i], nanos[i]);
       } else if (s.kind() == StatementKind.UPDATE) {
         int insert = insertBefore(i);
         if (insert >= 0) {

@@ -125,14 +125,42 @@ class TransactionPatternsTest {
     for (int i = 0; i < 50; i++) {
       run(child, 1, AUTOCOMMIT_IDLE);
     }
-    // Explicit transactions with two executions each: below the minimum per transaction.
+    assertThat(stats(child).patterns()).isEmpty();
+    // Explicit transactions with two executions each: below the minimum per transaction, kept as
+    // pairs (what batch fetching merges too), not as N+1.
     for (int t = 0; t < 20; t++) {
       run(child, 1, IN_TRANS);
       run(child, 1, IN_TRANS);
       commit();
     }
-    assertThat(stats(child).patterns()).isEmpty();
+    PatternStats pair = only(stats(child));
+    assertThat(pair.kind()).isEqualTo(PatternStats.Kind.LOADED_TWICE);
+    assertThat(stats(child).pattern(PatternStats.Kind.N_PLUS_ONE, "")).isNull();
     assertThat(recorder.snapshot().transactions()).isEqualTo(70);
+  }
+
+  @Test
+  void aSelectLoadedTwiceInATransactionIsAPairWithoutPartnerUnderTheSameRowConditions() {
+    // spring-petclinic-rest's owner with two pets: each pet's visits, then each pet's type.
+    ShapeHandle many = recorder.shape("SELECT id, v FROM child WHERE parent_id BETWEEN 5 AND 9");
+    for (int t = 0; t < 4; t++) {
+      run(parents, 2, IN_TRANS);
+      run(child, 6, IN_TRANS); // a one-value collection: up to 50 rows each on average
+      run(child, 0, IN_TRANS);
+      run(many, 5, IN_TRANS); // several values, many rows: not a load
+      run(many, 5, IN_TRANS);
+      commit();
+    }
+    run(child, 1, IN_TRANS); // once: nothing
+    commit();
+    PatternStats p = only(stats(child));
+    assertThat(p.kind()).isEqualTo(PatternStats.Kind.LOADED_TWICE);
+    assertThat(p.partner()).isEmpty();
+    assertThat(p.transactions()).isEqualTo(4);
+    assertThat(p.executions()).isEqualTo(8);
+    assertThat(p.rows()).isEqualTo(24);
+    assertThat(stats(many).patterns()).isEmpty();
+    assertThat(stats(parents).patterns()).isEmpty();
   }
 
   @Test
@@ -215,10 +243,14 @@ class TransactionPatternsTest {
       run(insert, -1, IN_TRANS);
       run(update, -1, IN_TRANS);
       commit();
+      run(parents, 1, IN_TRANS);
+      run(parents, 1, IN_TRANS);
+      commit();
     }
     TrafficProfile p = recorder.snapshot();
     String json = ProfileJson.toJson(p);
     assertThat(json).contains("\"patterns\"").contains("\"n+1\"").contains("\"insert-then-update\"")
+        .contains("\"loaded-twice\"")
         .containsPattern("\"transactions\"\\s*:\\s*2");
     TrafficProfile read = ProfileJson.fromJson(json);
     assertThat(read).isEqualTo(p);
@@ -228,7 +260,9 @@ class TransactionPatternsTest {
     assertThat(n.transactions()).isEqualTo(4);
     assertThat(merged.shape(child.digest()).rows()).isEqualTo(12);
     assertThat(only(merged.shape(update.digest())).executions()).isEqualTo(4);
-    assertThat(merged.transactions()).isEqualTo(4);
+    assertThat(only(merged.shape(parents.digest())).kind()).isEqualTo(PatternStats.Kind.LOADED_TWICE);
+    assertThat(only(merged.shape(parents.digest())).executions()).isEqualTo(8);
+    assertThat(merged.transactions()).isEqualTo(8);
   }
 
   @Test

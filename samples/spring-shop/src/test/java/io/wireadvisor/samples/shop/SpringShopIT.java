@@ -1,13 +1,16 @@
 package io.wireadvisor.samples.shop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Percentage.withPercentage;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.wireadvisor.advisor.Advisor;
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Metric;
+import io.wireadvisor.advisor.Outlook;
 import io.wireadvisor.advisor.PlanCacheRefusedRule;
+import io.wireadvisor.advisor.Workload;
 import io.wireadvisor.profile.ProfileJson;
 import io.wireadvisor.profile.ShapeStats;
 import io.wireadvisor.profile.TrafficProfile;
@@ -137,6 +140,7 @@ class SpringShopIT {
       TrafficProfile reportOnly = run(server, dir, "report", lines);
       TrafficProfile reportPlusExpert = plusRun == null ? null : plusRun.get(SIDE_RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
       compare(server, view, before, lines, reportOnly, reportPlusExpert, best);
+      assertEstimate(advice.outlook(), before, reportOnly);
     } finally {
       side.shutdownNow();
     }
@@ -201,6 +205,31 @@ class SpringShopIT {
           + " best by hand %.2f (gap above %.0f%%: no N+1 advice)", lines, perOpReport, perOpBest, 100 * TOLERANCE)
           .isGreaterThan(perOpBest * (1 + TOLERANCE));
     }
+  }
+
+  /**
+   * The first screen's estimate (every recommendation of the report together, made from the first
+   * profile alone) against the run with the report's lines: wire commands (so per business
+   * operation), business statements (the batch fetch and the rewritten batches remove some) and
+   * round trips per statement, each within {@link #TOLERANCE}. The server-side (TiDB) advice is
+   * not applied in that run; it changes no wire command.
+   */
+  private static void assertEstimate(Outlook o, TrafficProfile before, TrafficProfile reportOnly) {
+    long statements = Workload.of(reportOnly).businessExecutions();
+    double measured = Metric.COMMANDS_PER_STATEMENT.compute(reportOnly);
+    System.out.printf(Locale.ROOT, "estimate from the first profile: %d wire commands (%.2f per op) for %d"
+        + " business statements, %.2f per statement; measured with the report's lines: %d (%.2f per op)"
+        + " for %d, %.2f; before: %d for %d%n", o.commandsAfterTotal(),
+        (double) o.commandsAfterTotal() / OPERATIONS, o.businessStatementsAfter(), o.roundTripsPerStatementAfter(),
+        reportOnly.totalCommands(), perOperation(reportOnly), statements, measured, before.totalCommands(),
+        o.businessStatements());
+    System.out.println("  estimated by type: " + o.commandsAfter());
+    assertThat((double) o.commandsAfterTotal()).as("estimated wire commands after vs measured %d",
+        reportOnly.totalCommands()).isCloseTo(reportOnly.totalCommands(), withPercentage(100 * TOLERANCE));
+    assertThat((double) o.businessStatementsAfter()).as("estimated business statements after vs measured %d",
+        statements).isCloseTo(statements, withPercentage(100 * TOLERANCE));
+    assertThat(o.roundTripsPerStatementAfter()).as("estimated round trips per statement vs measured %.3f",
+        measured).isCloseTo(measured, withPercentage(100 * TOLERANCE));
   }
 
   /** Runs the jar under the agent on a new database, checks its data, returns its profile. */

@@ -23,7 +23,7 @@ final class SpringShopProcess {
   /** The shaded agent jar ({@code agent/target/wire-advisor-agent.jar}). */
   static final String AGENT_JAR = "springShop.agentJar";
 
-  private static final Duration TIMEOUT = Duration.ofSeconds(300);
+  private static final Duration TIMEOUT = Duration.ofSeconds(600);
 
   private SpringShopProcess() {}
 
