@@ -177,7 +177,7 @@ public final class Hooks {
     Escaping escaping = Escaping.UNKNOWN;
     if (conn != null) {
       session = conn.sessionIn(w);
-      session.command(type, latency);
+      session.command(type, latency, startNanos + latency);
       escaping = session.escaping();
       if (!conn.described) {
         conn.described = LateDescriber.describe(protocol, conn);

@@ -1192,8 +1192,9 @@ final class SessionTracker {
       session.errorReply(); // a SET sql_mode the server refused does not change its mode
     }
     Pending p = ring[ringHead];
-    long latency = System.nanoTime() - p.startNanos;
-    session.command(p.type, latency);
+    long now = System.nanoTime();
+    long latency = now - p.startNanos;
+    session.command(p.type, latency, now);
     if (p.shape != null) {
       // The server's code of the ERR, or ServerError.OTHER when the reply was cut before it.
       int code = !error ? WireSession.NO_ERROR : p.errorCode > 0 ? p.errorCode : ServerError.OTHER;
