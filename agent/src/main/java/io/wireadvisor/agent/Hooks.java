@@ -190,8 +190,8 @@ public final class Hooks {
       conn.shapes = shapes;
     }
     shapes.window = w;
-    CommandRecord record = conn.command.begin(session, cs, shapes, buf, len, len, startNanos,
-        queryAttributes);
+    CommandRecord record = conn.command.begin(session, cs, shapes, type, buf, len, len,
+        startNanos, queryAttributes);
     ShapeHandle shape = record.shape();
     Via via = record.via();
     if (shape != null && !conn.registered
@@ -210,8 +210,8 @@ public final class Hooks {
     // set's rows and final status come later, from resultSet.
     int status = !failed && response != null && response.length > 0 && response[0] == Replies.OK
         ? Replies.okStatusOrUnknown(response, response.length) : -1;
+    // Not cleared: the next command's begin sets every field again.
     record.complete(session, cs, error, state, latency, startNanos + latency, -1, status);
-    record.clear();
   }
 
   /**
@@ -370,7 +370,7 @@ public final class Hooks {
     } else {
       WireSession session = conn.sessionIn(w);
       CaptureSession cs = conn.capture;
-      conn.command.begin(session, cs, null, QUIT_PAYLOAD, 1, 1, startNanos, false)
+      conn.command.begin(session, cs, null, CommandType.QUIT, QUIT_PAYLOAD, 1, 1, startNanos, false)
           .complete(session, cs, WireSession.NO_ERROR, null, latency, startNanos + latency, -1, -1);
       conn.command.clear();
       describeAtClose(conn);

@@ -89,6 +89,7 @@ public final class CommandRecord {
    * (a {@code SET sql_mode} or {@code SET TRANSACTION} text, a new session state, a closed
    * statement), and the capture (null when off) its event.
    *
+   * @param type the command's type ({@code CommandType.fromCode(head[0])})
    * @param head the command's payload as far as at hand; {@code head[0]} is the command byte
    * @param headLength bytes of it at hand
    * @param length the payload's whole length (longer than {@code headLength}: the text is cut,
@@ -98,51 +99,47 @@ public final class CommandRecord {
    * @return this record
    */
   public CommandRecord begin(WireSession session, CaptureSession capture, Shapes shapes,
-      byte[] head, int headLength, int length, long startNanos, boolean queryAttributes) {
-    CommandType t = CommandType.fromCode(head[0]);
-    this.type = t;
-    this.via = via(t);
+      CommandType type, byte[] head, int headLength, int length, long startNanos,
+      boolean queryAttributes) {
+    this.type = type;
     this.startNanos = startNanos;
-    this.shape = null;
-    this.sql = null;
-    this.event = null;
-    this.sqlOffset = -1;
-    this.statementId = NO_STATEMENT;
     // The server reads this command's text in the mode the connection is in now.
     Escaping e = session.escaping();
     this.escaping = e;
-    switch (t) {
+    int off = -1;
+    int id = NO_STATEMENT;
+    Via v = null;
+    ShapeHandle s = null;
+    switch (type) {
       case QUERY:
-        {
-          int off = QueryAttributes.sqlOffset(head, headLength, queryAttributes);
-          if (off > 0) {
-            sqlOffset = off;
-            shape = shapes.shape(t, head, off, headLength, e);
-            session.sent(shape.classification()); // SET sql_mode: until the reply says
-          } else {
-            via = null; // not readable: counted by type only
-          }
-          break;
-        }
-      case STMT_PREPARE:
-        sqlOffset = 1;
-        shape = shapes.shape(t, head, 1, headLength, e);
+        off = QueryAttributes.sqlOffset(head, headLength, queryAttributes);
+        if (off > 0) {
+          v = Via.TEXT_EXECUTES;
+          s = shapes.shape(type, head, off, headLength, e);
+          session.sent(s.classification()); // SET sql_mode: until the reply says
+        } // else not readable: counted by type only
         break;
-      case STMT_CLOSE:
-        if (headLength >= 5) {
-          statementId = Bytes.int32(head, 1);
-          shape = session.close(statementId);
-        }
+      case STMT_PREPARE:
+        off = 1;
+        v = Via.PREPARES;
+        s = shapes.shape(type, head, 1, headLength, e);
         break;
       case STMT_EXECUTE:
+        v = Via.EXECUTES;
+        id = statementId(head, headLength);
+        s = statement(session, id);
+        break;
       case STMT_FETCH:
       case STMT_RESET:
       case STMT_SEND_LONG_DATA:
-        if (headLength >= 5) {
-          statementId = Bytes.int32(head, 1);
-          // MariaDB clients pipeline PREPARE and EXECUTE(-1): resolved at the reply (complete).
-          shape = statementId == WireSession.LAST_PREPARED_ID ? null : session.statement(statementId);
-        }
+        v = via(type);
+        id = statementId(head, headLength);
+        s = statement(session, id);
+        break;
+      case STMT_CLOSE:
+        v = Via.CLOSES;
+        id = statementId(head, headLength);
+        s = id == NO_STATEMENT ? null : session.close(id);
         break;
       case CHANGE_USER:
       case RESET_CONNECTION:
@@ -152,18 +149,39 @@ public final class CommandRecord {
       default:
         break;
     }
+    this.sqlOffset = off;
+    this.statementId = id;
+    this.via = v;
+    this.shape = s;
+    this.sql = null;
+    this.event = null;
     if (capture != null) {
-      String text = null;
-      if (sqlOffset > 0 && length == headLength) { // a capture holds no cut statement
-        text = new String(head, sqlOffset, headLength - sqlOffset, StandardCharsets.UTF_8);
-      }
-      event = capture.begin(t, head, headLength, length, text, statementId, startNanos,
-          queryAttributes, e);
-      if (t == CommandType.STMT_PREPARE) {
-        sql = text; // only a prepare's text waits for its reply
-      }
+      beginCapture(capture, head, headLength, length, queryAttributes);
     }
     return this;
+  }
+
+  /** Bytes 1-4 (too short: none; counted by type only, the proxy refuses the command first). */
+  private static int statementId(byte[] head, int headLength) {
+    return headLength >= 5 ? Bytes.int32(head, 1) : NO_STATEMENT;
+  }
+
+  /** The statement's shape; MariaDB's EXECUTE(-1) is resolved at the reply ({@link #complete}). */
+  private static ShapeHandle statement(WireSession session, int id) {
+    return id == NO_STATEMENT || id == WireSession.LAST_PREPARED_ID ? null : session.statement(id);
+  }
+
+  private void beginCapture(CaptureSession capture, byte[] head, int headLength, int length,
+      boolean queryAttributes) {
+    String text = null;
+    if (sqlOffset > 0 && length == headLength) { // a capture holds no cut statement
+      text = new String(head, sqlOffset, headLength - sqlOffset, StandardCharsets.UTF_8);
+    }
+    event = capture.begin(type, head, headLength, length, text, statementId, startNanos,
+        queryAttributes, escaping);
+    if (type == CommandType.STMT_PREPARE) {
+      sql = text; // only a prepare's text waits for its reply
+    }
   }
 
   /**
@@ -198,34 +216,42 @@ public final class CommandRecord {
       session.errorReply(); // a SET the server refused does not change the session
     }
     session.command(type, latencyNanos, endNanos);
-    if (shape == null && statementId == WireSession.LAST_PREPARED_ID && via != Via.CLOSES) {
-      shape = session.statement(WireSession.LAST_PREPARED_ID); // earlier replies have come
-    }
-    if (shape != null && via != null) {
-      switch (via) {
-        case TEXT_EXECUTES:
-          session.query(shape, latencyNanos, errorCode, sqlState);
-          break;
-        case PREPARES:
-          session.prepare(shape, latencyNanos, errorCode, sqlState);
-          break;
-        default:
-          session.statementCommand(shape, via, latencyNanos, errorCode, sqlState);
-          break;
+    ShapeHandle s = shape;
+    Via v = via;
+    if (v == Via.TEXT_EXECUTES) {
+      if (s != null) {
+        session.query(s, latencyNanos, errorCode, sqlState);
+      }
+    } else if (v != null) {
+      if (s == null && statementId == WireSession.LAST_PREPARED_ID && v != Via.CLOSES) {
+        s = session.statement(WireSession.LAST_PREPARED_ID); // earlier replies have come
+        shape = s;
+      }
+      if (s != null) {
+        if (v == Via.PREPARES) {
+          session.prepare(s, latencyNanos, errorCode, sqlState);
+        } else {
+          session.statementCommand(s, v, latencyNanos, errorCode, sqlState);
+        }
       }
     }
-    if (!error && (type == CommandType.QUERY || type == CommandType.STMT_EXECUTE)
-        && (rows >= 0 || status >= 0)) {
+    if (!error && (rows >= 0 || status >= 0)
+        && (type == CommandType.QUERY || type == CommandType.STMT_EXECUTE)) {
       session.result(rows, status); // rows for the shape, and whether the transaction ended
     }
     if (type == CommandType.RESET_CONNECTION && !error) {
-      session.forgetStatements(); // the server dropped the session's prepared statements
-      if (capture != null) {
-        capture.forgetStatements();
-      }
+      resetConnection(session, capture);
     }
     if (capture != null) {
       capture.complete(event, error ? Math.max(errorCode, ServerError.OTHER) : -1, latencyNanos);
+    }
+  }
+
+  /** The server dropped the session's prepared statements (COM_RESET_CONNECTION answered OK). */
+  private static void resetConnection(WireSession session, CaptureSession capture) {
+    session.forgetStatements();
+    if (capture != null) {
+      capture.forgetStatements();
     }
   }
 

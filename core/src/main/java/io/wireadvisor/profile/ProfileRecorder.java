@@ -510,6 +510,11 @@ public final class ProfileRecorder {
     final AtomicLong shapeBytes;
     /** The recorder's traffic span (not the recorder); null for DDL, which does not count. */
     final TrafficSpan traffic;
+    /**
+     * Whether a transaction's statement patterns judge this shape: a business statement, not a
+     * probe, not the overflow bucket (decided once: the command path reads one field).
+     */
+    final boolean judged;
     /** ERR replies by code: a shape's error table, made on its first error; guarded by this. */
     private ShapeStats errors;
     final LongAdder rowsCounted = new LongAdder();
@@ -523,6 +528,8 @@ public final class ProfileRecorder {
       this.recorderId = recorder.id;
       this.shapeBytes = recorder.shapeBytes;
       this.traffic = template.kind() == io.wireadvisor.sql.StatementKind.DDL ? null : recorder.traffic;
+      this.judged =
+          !template.isOverflow() && template.probe() == null && template.kind().isBusiness();
       this.template = template;
       this.sample = sample;
       for (int i = 0; i < counters.length; i++) {
@@ -832,6 +839,11 @@ public final class ProfileRecorder {
     /** The shape's own record (kind and tables even when this handle is compact). */
     ShapeStats stats() {
       return aggregate.template;
+    }
+
+    /** Whether transactions' statement patterns judge this shape (see TransactionPatterns). */
+    boolean judged() {
+      return aggregate.judged;
     }
 
     /** Whether {@code other} counts in the same shape (of the same recorder). */

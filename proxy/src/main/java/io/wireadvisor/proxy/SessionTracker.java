@@ -668,9 +668,8 @@ final class SessionTracker {
       case STMT_SEND_LONG_DATA:
         {
           // No reply: recorded as sent, untimed, in the one record these commands need.
-          io.wireadvisor.command.CommandRecord r = noReply
-              .begin(session, capture, shapes, head, headLength, length, System.nanoTime(),
-                  queryAttributes);
+          io.wireadvisor.command.CommandRecord r = noReply.begin(session, capture, shapes, type,
+              head, headLength, length, System.nanoTime(), queryAttributes);
           r.complete(session, capture, WireSession.NO_ERROR, null, -1, System.nanoTime(), -1, -1);
           if (type == CommandType.STMT_CLOSE && r.shape() == null) {
             stats.closesOfUnknownStatements.increment();
@@ -714,7 +713,7 @@ final class SessionTracker {
     // Decoded once (text offset, statement id, shape); a prepare's text is kept until PREPARE_OK
     // only for a capture (found in review: kept always, 4,000 pipelined 60 KB prepares held
     // 249 MB without any capture).
-    p.record.begin(session, capture, shapes, head, headLength, length, p.startNanos,
+    p.record.begin(session, capture, shapes, type, head, headLength, length, p.startNanos,
         queryAttributes);
     if (type == CommandType.CHANGE_USER) {
       clientInAuth = true;
