@@ -70,9 +70,10 @@ public final class Advisor {
       Recommendation r = rule.evaluate(profile, server);
       if (r != null) {
         recommendations.add(r);
-      } else {
-        withheld.addAll(rule.withheld(profile, server));
       }
+      // Also when the rule fired: what it left out below its minimums (e.g. a statement TiDB's plan
+      // cache refused once, beside those refused often enough to advise on) is still named.
+      withheld.addAll(rule.withheld(profile, server));
     }
     Estimates estimates = new Estimates(profile, server);
     List<Recommendation> ranked = estimates.ranked(recommendations);

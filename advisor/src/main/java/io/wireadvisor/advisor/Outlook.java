@@ -21,6 +21,7 @@ public final class Outlook {
   private final double secondsSaved;
   private final java.util.List<String> jdbcUrls;
   private final java.util.List<String> notEstimated;
+  private final String cpuLine;
 
   /** Which kind of server the profile (or inspection) says it is. */
   public enum ServerKind {
@@ -43,24 +44,9 @@ public final class Outlook {
    * @param secondsSaved estimated time saved in the window by all recommendations together
    * @param jdbcUrls the JDBC URLs (without credentials or parameters) the application used, as the
    *     collector recorded them: the reports build the complete URLs to paste from them
-   */
-  public Outlook(
-      double windowSeconds,
-      String server,
-      ServerKind serverKind,
-      long businessStatements,
-      Map<String, Long> commandsNow,
-      Map<String, Long> commandsAfter,
-      double measuredSeconds,
-      double secondsSaved,
-      java.util.List<String> jdbcUrls) {
-    this(windowSeconds, server, serverKind, businessStatements, commandsNow, commandsAfter, measuredSeconds,
-        secondsSaved, jdbcUrls, java.util.Collections.<String>emptyList());
-  }
-
-  /**
    * @param notEstimated gains the advised changes bring that {@code secondsSaved} does not count,
-   *     one short phrase each (e.g. the driver's own CPU per statement): the first screen names them
+   *     one short phrase each (e.g. the driver's own CPU per statement): the first screen names them;
+   *     may be empty
    */
   public Outlook(
       double windowSeconds,
@@ -73,6 +59,27 @@ public final class Outlook {
       double secondsSaved,
       java.util.List<String> jdbcUrls,
       java.util.List<String> notEstimated) {
+    this(windowSeconds, server, serverKind, businessStatements, commandsNow, commandsAfter, measuredSeconds,
+        secondsSaved, jdbcUrls, notEstimated, null);
+  }
+
+  /**
+   * @param cpuLine what the CPU-bound model found (the host's busy share, CPU per statement, what
+   *     the changes free), or null when the host was not CPU-bound or its CPU not measured
+   */
+  public Outlook(
+      double windowSeconds,
+      String server,
+      ServerKind serverKind,
+      long businessStatements,
+      Map<String, Long> commandsNow,
+      Map<String, Long> commandsAfter,
+      double measuredSeconds,
+      double secondsSaved,
+      java.util.List<String> jdbcUrls,
+      java.util.List<String> notEstimated,
+      String cpuLine) {
+    this.cpuLine = cpuLine;
     this.notEstimated = java.util.Collections.unmodifiableList(new java.util.ArrayList<String>(notEstimated));
     this.windowSeconds = windowSeconds;
     this.server = server;
@@ -83,6 +90,15 @@ public final class Outlook {
     this.measuredSeconds = measuredSeconds;
     this.secondsSaved = Math.max(0, secondsSaved);
     this.jdbcUrls = java.util.Collections.unmodifiableList(new java.util.ArrayList<String>(jdbcUrls));
+  }
+
+  /**
+   * The CPU-bound model's line (docs/advisor.md, "CPU-bound hosts"): on a host whose cores were busy,
+   * the CPU per statement and the share the changes free, which the saving takes when larger than
+   * the latency estimate; null when the host was not CPU-bound or its CPU was not measured.
+   */
+  public String cpuLine() {
+    return cpuLine;
   }
 
   /** Gains of the advised changes the estimated saving leaves out, one phrase each; may be empty. */

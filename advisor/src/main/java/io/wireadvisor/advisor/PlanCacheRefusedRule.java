@@ -8,6 +8,7 @@ import io.wireadvisor.server.StatementSummary;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -276,17 +277,40 @@ public final class PlanCacheRefusedRule implements Rule {
     int refusedCount = 0;
     long mostSilent = 0;
     int silentCount = 0;
+    // The rule may have fired for others: those it advised on are not withheld.
+    Set<String> advised = new HashSet<String>();
+    for (Refused r : refused(profile, server, MIN_REFUSALS)) {
+      advised.add(r.shape);
+    }
+    List<Refused> few = new ArrayList<Refused>();
     for (Refused r : refused(profile, server, 1, 2)) {
+      if (advised.contains(r.shape)) {
+        continue;
+      }
       if (r.silent()) {
         silentCount++;
         mostSilent = Math.max(mostSilent, Math.min(r.executions, prepared(profile, server, r.shape)));
       } else {
         refusedCount++;
         mostRefused = Math.max(mostRefused, r.refusals);
+        few.add(r);
       }
     }
     if (refusedCount > 0) {
-      out.add(new Withheld(ID, "the statements TiDB's plan cache refused (" + refusedCount + ")",
+      // Named with TiDB's reason: found on spring-petclinic, where a statement refused once was in
+      // neither the recommendation nor this list.
+      StringBuilder named = new StringBuilder();
+      for (int i = 0; i < few.size() && i < 3; i++) {
+        named.append(i == 0 ? ": " : "; ")
+            .append(Fmt.sql(few.get(i).shape, 80))
+            .append(" (")
+            .append(Fmt.printable(PlanCacheRefusal.redacted(few.get(i).reason)))
+            .append(")");
+      }
+      if (few.size() > 3) {
+        named.append("; ... and ").append(few.size() - 3).append(" more");
+      }
+      out.add(new Withheld(ID, "the statements TiDB's plan cache refused (" + refusedCount + named + ")",
           MIN_REFUSALS + " refusals of one statement", "at most " + mostRefused));
     }
     if (silentCount > 0) {

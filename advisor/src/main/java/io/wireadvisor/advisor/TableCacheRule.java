@@ -23,7 +23,11 @@ public final class TableCacheRule implements Rule {
   static final long MAX_BYTES = 64L << 20;
   /** Above this a table is allowed but each tidb-server's memory copy starts to matter. */
   static final long COMFORTABLE_BYTES = 16L << 20;
-  /** Writes wait for the cache lease: only tables written less often than this qualify. */
+  /**
+   * Writes wait for the cache lease: only tables written less often than this qualify. Above it a
+   * table is left out silently; below it, a table the traffic writes at all is named as withheld
+   * (see {@link #judge}), because each write waits up to the lease.
+   */
   static final double MAX_WRITES_PER_MINUTE = 10;
   /** Reads per minute from which caching pays. */
   static final double MIN_READS_PER_MINUTE = 60;
@@ -119,6 +123,17 @@ public final class TableCacheRule implements Rule {
         tooFew.add(u);
         continue;
       }
+      if (u.writes > 0) {
+        // Found on spring-petclinic: pets, written 6.8 times/min, was advised; with it cached the
+        // transactions that inserted a pet took 1.6 s to commit (3.0 s at most) against 5 ms.
+        // The study cached the tables its traffic only read.
+        j.withheld.add(Withheld.because(ID, "caching table " + Fmt.printable(t.qualifiedName()),
+            "the traffic writes it (" + Fmt.count(u.writes) + " writes, "
+                + Fmt.rate(u.writes / minutes) + "/min): each transaction that writes a cached"
+                + " table waits up to tidb_table_cache_lease (3 s by default) to commit",
+            "a table the traffic only reads", Fmt.count(u.writes) + " writes"));
+        continue;
+      }
       j.candidates.add(u);
     }
     for (Usage u : tooFew) {
@@ -157,22 +172,20 @@ public final class TableCacheRule implements Rule {
         Recommendation.builder(
                 ID,
                 (candidates.size() == 1
-                        ? "Cache a small, rarely written table in TiDB"
-                        : "Cache " + candidates.size() + " small, rarely written tables in TiDB")
+                        ? "Cache a small table the traffic only reads in TiDB"
+                        : "Cache " + candidates.size() + " small tables the traffic only reads in TiDB")
                     + " (ALTER TABLE ... CACHE)",
                 Severity.MEDIUM)
             .evidence(
                 (candidates.size() == 1 ? "1 table of at most 64 MiB is" : candidates.size() + " tables of at most 64 MiB are")
                     + " read at least "
                     + (long) MIN_READS_PER_MINUTE
-                    + " times/min and written fewer than "
-                    + (long) MAX_WRITES_PER_MINUTE
-                    + " times/min over the "
+                    + " times/min and never written over the "
                     + Fmt.rate(minutes)
                     + (profile.firstStatementMillis() > 0
                         ? " minutes from the first statement to the last"
                         : "-minute window")
-                    + " (table, size, reads/min, writes/min):");
+                    + " (table, size, reads/min):");
     Change.Builder change = Change.builder();
     for (Usage u : candidates) {
       TableInfo t = u.table;
@@ -183,8 +196,6 @@ public final class TableCacheRule implements Rule {
               + Fmt.bytes(t.totalBytes())
               + "  "
               + Fmt.rate(u.reads / minutes)
-              + "  "
-              + Fmt.rate(u.writes / minutes)
               + (t.totalBytes() > COMFORTABLE_BYTES ? "  (large: every tidb-server holds a copy)" : ""));
       change.sql(alterTableCache(t));
     }

@@ -149,6 +149,7 @@ public final class AnalysisJson {
       number(o, "roundTripsPerStatementAfter", ol.roundTripsPerStatementAfter());
       number(o, "measuredSeconds", ol.measuredSeconds());
       number(o, "secondsSaved", ol.secondsSaved());
+      o.put("cpuBound", ol.cpuLine());
       ArrayNode not = o.putArray("notEstimated");
       for (String n : ol.notEstimated()) {
         not.add(n);

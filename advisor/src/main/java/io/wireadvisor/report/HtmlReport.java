@@ -111,6 +111,9 @@ final class HtmlReport {
     }
     card(sb, Fmt.count(o.businessStatements()), "business statements in " + Fmt.rate(o.windowSeconds()) + " s");
     sb.append("</div>\n");
+    if (o.measuredSeconds() > 0 && o.cpuLine() != null) {
+      sb.append("<p id=\"cpu-bound\">CPU-bound: ").append(esc(o.cpuLine())).append(".</p>\n");
+    }
     if (o.measuredSeconds() > 0 && !o.notEstimated().isEmpty()) {
       sb.append("<p id=\"not-estimated\">Not counted in the estimated saving: ")
           .append(esc(String.join("; ", o.notEstimated()))).append(".</p>\n");

@@ -237,6 +237,9 @@ public final class Reports {
         .append(duration(o.secondsSaved())).append(" (")
         .append(Fmt.percent(o.measuredSeconds() == 0 ? Double.NaN : o.secondsSaved() / o.measuredSeconds()))
         .append(")").append(end).append('\n');
+      if (o.cpuLine() != null) {
+        wrap(sb, bullet + "        CPU-bound: " + o.cpuLine() + end, "          ");
+      }
       if (!o.notEstimated().isEmpty()) {
         wrap(sb, bullet + "        not counted: " + String.join("; ", o.notEstimated()) + end,
             "          ");

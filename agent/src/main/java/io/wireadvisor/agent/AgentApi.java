@@ -24,7 +24,7 @@ public final class AgentApi {
 
   /** The traffic profile of the current window as JSON (schema: docs/profile.md). */
   public static String profileJson() {
-    return ProfileJson.toJson(Hooks.snapshot());
+    return ProfileJson.toJson(CpuWindow.annotate(Hooks.snapshot()));
   }
 
   /**
@@ -33,6 +33,7 @@ public final class AgentApi {
    */
   public static void reset() {
     Hooks.reset();
+    CpuWindow.reset();
   }
 
   /**

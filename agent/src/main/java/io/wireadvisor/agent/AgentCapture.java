@@ -50,7 +50,8 @@ final class AgentCapture extends CaptureSlot {
     }
     enabled = true;
     start(file,
-        new CaptureHeader("agent", AgentMain.version(), server, System.currentTimeMillis(), masked, jdbcProperties),
+        CaptureHeader.builder("agent", AgentIdentity.version()).server(server)
+            .startedAtMillis(System.currentTimeMillis()).valuesMasked(masked).jdbcProperties(jdbcProperties).build(),
         maxBytes, maxSeconds);
   }
 }

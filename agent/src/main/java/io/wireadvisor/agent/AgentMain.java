@@ -3,7 +3,6 @@ package io.wireadvisor.agent;
 import io.wireadvisor.profile.RecorderSettings;
 import java.io.File;
 import java.lang.instrument.Instrumentation;
-import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicBoolean;
 import net.bytebuddy.agent.ByteBuddyAgent;
@@ -17,7 +16,6 @@ import net.bytebuddy.agent.ByteBuddyAgent;
  */
 public final class AgentMain {
   private static final AtomicBoolean INSTALLED = new AtomicBoolean();
-  private static volatile String instance;
 
   private AgentMain() {}
 
@@ -32,14 +30,14 @@ public final class AgentMain {
   private static void start(String args, Instrumentation inst, boolean attached) {
     try {
       if (!INSTALLED.compareAndSet(false, true)) {
-        warn("already installed in this JVM; ignoring the second start (options: " + args + ")");
+        AgentLog.warn("already installed in this JVM; ignoring the second start (options: " + args + ")");
         return;
       }
       AgentOptions options = AgentOptions.resolve(args, System.getProperties(), System.getenv());
       for (String w : options.warnings()) {
-        warn(w);
+        AgentLog.warn(w);
       }
-      quiet = options.quiet();
+      AgentLog.quiet(options.quiet());
       Hooks.configure(
           new RecorderSettings(options.maxShapes(), options.maxTexts(), options.sampleSql()));
       if (attached) {
@@ -51,16 +49,18 @@ public final class AgentMain {
               options.captureMaxSeconds(), options.captureMaskValues(), null,
               java.util.Collections.<String, String>emptyMap());
         } catch (Exception e) {
-          warn("could not start the capture into " + options.capturePath() + ": " + e.getMessage()
+          AgentLog.warn("could not start the capture into " + options.capturePath() + ": " + e.getMessage()
               + "; the agent runs on without it");
         }
       }
       int port = Metrics.start(options);
+      CpuWindow.configure(options.serverStatusUrl());
+      CpuWindow.reset();
       new Exporter(options).start();
       Instrumenter.install(inst);
-      info(options.describe(version(), port));
+      AgentLog.info(options.describe(AgentIdentity.version(), port));
     } catch (Throwable e) {
-      warn("failed to start (" + e + "); the application is unaffected");
+      AgentLog.warn("failed to start (" + e + "); the application is unaffected");
     }
   }
 
@@ -116,37 +116,5 @@ public final class AgentMain {
     return "could not attach to " + pid + ": " + why + ". The target must be a Java process of the same"
         + " user; on JDK 21 and later start it with -XX:+EnableDynamicAgentLoading to avoid a warning,"
         + " or use -javaagent instead.";
-  }
-
-  private static volatile boolean quiet;
-
-  /** A note on stderr (where the endpoint is, ...), unless {@code quiet=true}. */
-  static void info(String message) {
-    if (!quiet) {
-      System.err.println("wire-advisor: " + message);
-    }
-  }
-
-  /** One line on stderr, prefixed so it is findable in any application's log. */
-  static void warn(String message) {
-    System.err.println("wire-advisor: " + message);
-  }
-
-  /** This wire-advisor's version (from the jar manifest), or null when run from classes. */
-  static String version() {
-    Package p = AgentMain.class.getPackage();
-    return p == null ? null : p.getImplementationVersion();
-  }
-
-  /** {@code host:pid} of this JVM. */
-  static String instance() {
-    String i = instance;
-    if (i == null) {
-      String name = ManagementFactory.getRuntimeMXBean().getName(); // pid@host
-      int at = name.indexOf('@');
-      i = at < 0 ? name : name.substring(at + 1) + ":" + name.substring(0, at);
-      instance = i;
-    }
-    return i;
   }
 }

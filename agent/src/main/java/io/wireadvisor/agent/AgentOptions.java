@@ -31,6 +31,8 @@ public final class AgentOptions {
     {"captureMaxBytes=<n>", "the capture's size limit in bytes (default 67108864)"},
     {"captureMaxSeconds=<n>", "the capture's time limit in seconds (default 300, at most a week)"},
     {"captureMaskValues=<bool>", "capture values as their type and length only (default false)"},
+    {"serverStatusUrl=<url>", "a TiDB status port (http://host:10080): its process CPU over each window goes"
+        + " into the profile (docs/profile.md, cpu); off by default"},
   };
 
   private String profilePath;
@@ -47,6 +49,7 @@ public final class AgentOptions {
   private long captureMaxBytes = AgentCapture.DEFAULT_MAX_BYTES;
   private long captureMaxSeconds = AgentCapture.DEFAULT_MAX_SECONDS;
   private boolean captureMaskValues;
+  private String serverStatusUrl;
   private final List<String> warnings = new ArrayList<>();
 
   private AgentOptions() {}
@@ -54,7 +57,7 @@ public final class AgentOptions {
   /** The option keys, each also {@code -Dwireadvisor.<key>} and {@code WIRE_ADVISOR_<KEY>}. */
   static final String[] KEYS = {
     "profile", "interval", "report", "quiet", "prometheus", "metrics", "sampleSql", "maxShapes", "maxTexts",
-    "capture", "captureMaxBytes", "captureMaxSeconds", "captureMaskValues"
+    "capture", "captureMaxBytes", "captureMaxSeconds", "captureMaskValues", "serverStatusUrl"
   };
   /** System properties start with this. */
   static final String PROPERTY_PREFIX = "wireadvisor.";
@@ -131,8 +134,17 @@ public final class AgentOptions {
       set(key, value.trim());
       origins.put(key, origin);
     } catch (IllegalArgumentException e) {
-      warnings.add(origin + "=" + value.trim() + ": " + e.getMessage() + "; using the default");
+      warnings.add(origin + "=" + echo(key, value.trim()) + ": " + e.getMessage() + "; using the default");
     }
+  }
+
+  /** A refused value as a warning shows it: a URL's user part (which may hold a password) masked. */
+  static String echo(String key, String value) {
+    if ("serverStatusUrl".equals(key) && value.indexOf('@') >= 0) {
+      int scheme = value.indexOf("//");
+      return (scheme >= 0 ? value.substring(0, scheme + 2) : "") + "****@" + value.substring(value.lastIndexOf('@') + 1);
+    }
+    return value;
   }
 
   private void parseArgs(String args) {
@@ -165,7 +177,7 @@ public final class AgentOptions {
         o.set(key, value);
         o.origins.put(key, "-javaagent");
       } catch (IllegalArgumentException e) {
-        o.warnings.add("option " + key + "=" + value + ": " + e.getMessage() + "; using the default");
+        o.warnings.add("option " + key + "=" + echo(key, value) + ": " + e.getMessage() + "; using the default");
       }
     }
   }
@@ -192,6 +204,9 @@ public final class AgentOptions {
       b.append(", capture=").append(capturePath).append(" (at most ").append(captureMaxBytes)
           .append(" bytes, ").append(captureMaxSeconds).append(" s").append(captureMaskValues ? ", values masked" : "")
           .append(')');
+    }
+    if (serverStatusUrl != null) {
+      b.append(", server CPU from ").append(serverStatusUrl);
     }
     if (!origins.isEmpty()) {
       b.append(" (set by");
@@ -243,6 +258,9 @@ public final class AgentOptions {
         break;
       case "captureMaskValues":
         captureMaskValues = parseBoolean(value);
+        break;
+      case "serverStatusUrl":
+        serverStatusUrl = parseStatusUrl(value);
         break;
       default:
         throw new IllegalArgumentException("unknown option (see java -jar wire-advisor-agent.jar --help)");
@@ -341,6 +359,30 @@ public final class AgentOptions {
 
   public String reportPath() {
     return reportPath;
+  }
+
+  /** The TiDB status port whose process CPU the profile records, or null (the default). */
+  public String serverStatusUrl() {
+    return serverStatusUrl;
+  }
+
+  /** {@code http://host[:port]} without credentials, query or fragment; trailing slashes dropped. */
+  static String parseStatusUrl(String value) {
+    String v = nonEmpty(value);
+    if (v == null) {
+      return null;
+    }
+    java.net.URI u;
+    try {
+      u = new java.net.URI(v);
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalArgumentException("not a URL: " + e.getMessage());
+    }
+    if (!"http".equalsIgnoreCase(u.getScheme()) || u.getHost() == null || u.getRawUserInfo() != null
+        || u.getRawQuery() != null || u.getRawFragment() != null) {
+      throw new IllegalArgumentException("expected http://host:port (a TiDB status port), without user, query or fragment");
+    }
+    return v.replaceAll("/+$", "");
   }
 
   public boolean quiet() {

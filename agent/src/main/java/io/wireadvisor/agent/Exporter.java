@@ -44,9 +44,9 @@ final class Exporter {
 
   private void writeProfileQuietly() {
     try {
-      writeProfile(Hooks.snapshot());
+      writeProfile(CpuWindow.annotate(Hooks.snapshot()));
     } catch (Throwable e) {
-      AgentMain.warn("could not write the profile to " + options.profilePath() + ": " + e);
+      AgentLog.warn("could not write the profile to " + options.profilePath() + ": " + e);
     }
   }
 
@@ -62,18 +62,18 @@ final class Exporter {
   void atShutdown() {
     CaptureSlot.Summary captured = AgentCapture.get().stop();
     if (captured != null) {
-      AgentMain.info(captured.toString());
+      AgentLog.info(captured.toString());
     }
     try {
-      TrafficProfile profile = Hooks.snapshot();
+      TrafficProfile profile = CpuWindow.annotate(Hooks.snapshot());
       try {
         writeProfile(profile);
       } catch (Throwable e) {
-        AgentMain.warn("could not write the profile to " + options.profilePath() + ": " + e);
+        AgentLog.warn("could not write the profile to " + options.profilePath() + ": " + e);
       }
       if (!Hooks.isActive()) {
         if (!options.quiet()) {
-          AgentMain.warn("no MySQL Connector/J 8.0.13+ connection was instrumented; nothing to report");
+          AgentLog.warn("no MySQL Connector/J 8.0.13+ connection was instrumented; nothing to report");
         }
         return;
       }
@@ -87,7 +87,7 @@ final class Exporter {
           byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
           SafeFiles.write(Paths.get(options.reportPath()), out -> out.write(bytes));
         } catch (Throwable e) {
-          AgentMain.warn("could not write the report to " + options.reportPath() + ": " + e);
+          AgentLog.warn("could not write the report to " + options.reportPath() + ": " + e);
         }
       }
       if (!options.quiet()) {
@@ -96,7 +96,7 @@ final class Exporter {
         System.err.flush();
       }
     } catch (Throwable e) {
-      AgentMain.warn("could not produce the report at shutdown: " + e);
+      AgentLog.warn("could not produce the report at shutdown: " + e);
     }
   }
 }

@@ -655,8 +655,8 @@ public final class Hooks {
       Source s =
           new Source(
               Source.AGENT,
-              AgentMain.version(),
-              AgentMain.instance(),
+              AgentIdentity.version(),
+              AgentIdentity.instance(),
               "MySQL Connector/J",
               d.driverVersion,
               d.serverVersion,

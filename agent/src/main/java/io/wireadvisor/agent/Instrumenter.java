@@ -197,7 +197,7 @@ final class Instrumenter {
 
   static void warnOnce(String message) {
     if (WARNED.compareAndSet(false, true)) {
-      AgentMain.warn(message);
+      AgentLog.warn(message);
     }
   }
 

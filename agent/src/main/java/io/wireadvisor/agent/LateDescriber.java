@@ -51,7 +51,7 @@ final class LateDescriber {
     } catch (Throwable e) {
       // Cannot describe it: record the traffic without a description rather than retry forever.
       if (WARNED.compareAndSet(false, true)) {
-        AgentMain.warn("could not read the configuration of a connection opened before attach: " + e);
+        AgentLog.warn("could not read the configuration of a connection opened before attach: " + e);
       }
       return true;
     }

@@ -43,7 +43,7 @@ final class Metrics {
   /** A registry with every agent meter. */
   static PrometheusMeterRegistry create() {
     PrometheusMeterRegistry r = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    String instance = AgentMain.instance();
+    String instance = AgentIdentity.instance();
     r.config().commonTags("collector", Source.AGENT, "instance", instance);
     r.getPrometheusRegistry()
         .register(
@@ -61,11 +61,11 @@ final class Metrics {
       MetricsServer http =
           MetricsServer.start(options.prometheusHost(), options.prometheusPort(), r::scrape);
       server = http;
-      AgentMain.info(
+      AgentLog.info(
           "Prometheus metrics at http://" + options.prometheusHost() + ":" + http.port()
               + "/metrics");
     } catch (Throwable e) {
-      AgentMain.warn(
+      AgentLog.warn(
           "could not serve Prometheus metrics on " + options.prometheusHost() + ":"
               + options.prometheusPort() + " (" + e + "); continuing without");
     }

@@ -14,7 +14,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +25,7 @@ class ReplayCommandIT {
     String db = server.createDatabase("replay_cli");
     Path capture = dir.resolve("c.jsonl");
     try (CaptureWriter w = CaptureWriter.create(capture,
-        new CaptureHeader("proxy", "test", server.version(), 0, false, Map.of()), 1 << 20, 60)) {
+        CaptureHeader.builder("proxy", "test").server(server.version()).build(), 1 << 20, 60)) {
       for (int i = 0; i < 20; i++) {
         w.write(CaptureEvent.builder(1, i, Kind.QUERY).sql("SELECT ? + 1")
             .value(CaptureValue.of(CaptureValue.Type.NUMBER, String.valueOf(i))).build());
@@ -74,7 +73,8 @@ class ReplayCommandIT {
     String db = server.createDatabase("replay_same");
     Path capture = dir.resolve("c.jsonl");
     try (CaptureWriter w = CaptureWriter.create(capture,
-        new CaptureHeader("proxy", "test", server.version(), 0, false, Map.of(), server.host() + ":" + server.port(), null),
+        CaptureHeader.builder("proxy", "test").server(server.version())
+            .upstream(server.host() + ":" + server.port()).build(),
         1 << 20, 60)) {
       w.write(CaptureEvent.builder(1, 0, Kind.CONNECT).sql(db).build());
       w.write(CaptureEvent.builder(1, 1, Kind.QUERY).sql("SELECT ? + 1")

@@ -256,15 +256,14 @@ public final class CaptureFormat {
         props.put(e.getKey(), e.getValue().string());
       }
     }
-    return new CaptureHeader(
-        n.field("collector").string(),
-        n.optionalString("collectorVersion"),
-        n.optionalString("server"),
-        n.has("startedAtMillis") ? n.field("startedAtMillis").integer() : 0,
-        n.has("valuesMasked") && n.field("valuesMasked").bool(),
-        props,
-        n.optionalString("upstream"),
-        n.optionalString("driverVersion"));
+    return CaptureHeader.builder(n.field("collector").string(), n.optionalString("collectorVersion"))
+        .server(n.optionalString("server"))
+        .startedAtMillis(n.has("startedAtMillis") ? n.field("startedAtMillis").integer() : 0)
+        .valuesMasked(n.has("valuesMasked") && n.field("valuesMasked").bool())
+        .jdbcProperties(props)
+        .upstream(n.optionalString("upstream"))
+        .driver(null, n.optionalString("driverVersion"))
+        .build();
   }
 
   private static CaptureEvent event(StrictNode<CaptureFormatException> n, Limits limits)

@@ -21,59 +21,86 @@ public final class CaptureHeader {
   private final String driverVersion;
   private final String driverName;
 
-  public CaptureHeader(
-      String collector,
-      String collectorVersion,
-      String server,
-      long startedAtMillis,
-      boolean valuesMasked,
-      Map<String, String> jdbcProperties) {
-    this(collector, collectorVersion, server, startedAtMillis, valuesMasked, jdbcProperties, null, null);
+  private CaptureHeader(Builder b) {
+    this.collector = b.collector;
+    this.collectorVersion = b.collectorVersion;
+    this.server = b.server;
+    this.startedAtMillis = b.startedAtMillis;
+    this.valuesMasked = b.valuesMasked;
+    this.jdbcProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.jdbcProperties));
+    this.upstream = b.upstream;
+    this.driverName = b.driverName;
+    this.driverVersion = b.driverVersion;
   }
 
   /**
-   * @param upstream the server the collector spoke to, {@code host:port} (the proxy's upstream),
-   *     or null
-   * @param driverVersion the Connector/J version the application ran, when the collector knows it
+   * A header of {@code collector} ({@code proxy} or {@code agent}) at {@code collectorVersion}
+   * (null when unknown); every other field is optional: no server, started at 0, values not
+   * masked, no JDBC properties, no upstream, no driver.
    */
-  public CaptureHeader(
-      String collector,
-      String collectorVersion,
-      String server,
-      long startedAtMillis,
-      boolean valuesMasked,
-      Map<String, String> jdbcProperties,
-      String upstream,
-      String driverVersion) {
-    this(collector, collectorVersion, server, startedAtMillis, valuesMasked, jdbcProperties, upstream,
-        driverVersion, null);
+  public static Builder builder(String collector, String collectorVersion) {
+    return new Builder(collector, collectorVersion);
   }
 
-  /**
-   * @param driverName the client driver as it names itself ({@code MySQL Connector/J}, the
-   *     proxy's {@code _client_name}), or null
-   */
-  public CaptureHeader(
-      String collector,
-      String collectorVersion,
-      String server,
-      long startedAtMillis,
-      boolean valuesMasked,
-      Map<String, String> jdbcProperties,
-      String upstream,
-      String driverVersion,
-      String driverName) {
-    this.driverName = driverName;
-    this.upstream = upstream;
-    this.driverVersion = driverVersion;
-    this.collector = collector;
-    this.collectorVersion = collectorVersion;
-    this.server = server;
-    this.startedAtMillis = startedAtMillis;
-    this.valuesMasked = valuesMasked;
-    this.jdbcProperties =
-        Collections.unmodifiableMap(
-            new LinkedHashMap<>(jdbcProperties == null ? Collections.<String, String>emptyMap() : jdbcProperties));
+  /** The fields of a {@link CaptureHeader}, each set at most once by its caller. */
+  public static final class Builder {
+    private final String collector;
+    private final String collectorVersion;
+    private String server;
+    private long startedAtMillis;
+    private boolean valuesMasked;
+    private Map<String, String> jdbcProperties = Collections.emptyMap();
+    private String upstream;
+    private String driverName;
+    private String driverVersion;
+
+    private Builder(String collector, String collectorVersion) {
+      this.collector = collector;
+      this.collectorVersion = collectorVersion;
+    }
+
+    /** The server's version string as its greeting gave it, or null. */
+    public Builder server(String server) {
+      this.server = server;
+      return this;
+    }
+
+    public Builder startedAtMillis(long startedAtMillis) {
+      this.startedAtMillis = startedAtMillis;
+      return this;
+    }
+
+    public Builder valuesMasked(boolean valuesMasked) {
+      this.valuesMasked = valuesMasked;
+      return this;
+    }
+
+    /** The Connector/J properties the application used (copied; null is none). */
+    public Builder jdbcProperties(Map<String, String> jdbcProperties) {
+      this.jdbcProperties =
+          jdbcProperties == null ? Collections.<String, String>emptyMap() : jdbcProperties;
+      return this;
+    }
+
+    /** The server the collector spoke to, {@code host:port} (the proxy's upstream), or null. */
+    public Builder upstream(String upstream) {
+      this.upstream = upstream;
+      return this;
+    }
+
+    /**
+     * The client driver as it names itself ({@code MySQL Connector/J}, the proxy's {@code
+     * _client_name}) and its version, when the collector knows them; either may be null.
+     */
+    public Builder driver(String name, String version) {
+      this.driverName = name;
+      this.driverVersion = version;
+      return this;
+    }
+
+    public CaptureHeader build() {
+      return new CaptureHeader(this);
+    }
   }
 
   /** {@code proxy} or {@code agent}. */
@@ -128,7 +155,13 @@ public final class CaptureHeader {
 
   /** This header with the driver named (as the capture's last line names it). */
   public CaptureHeader withDriver(String name, String version) {
-    return new CaptureHeader(collector, collectorVersion, server, startedAtMillis, valuesMasked,
-        jdbcProperties, upstream, version, name);
+    return builder(collector, collectorVersion)
+        .server(server)
+        .startedAtMillis(startedAtMillis)
+        .valuesMasked(valuesMasked)
+        .jdbcProperties(jdbcProperties)
+        .upstream(upstream)
+        .driver(name, version)
+        .build();
   }
 }

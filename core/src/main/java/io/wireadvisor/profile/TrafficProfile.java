@@ -43,6 +43,8 @@ public final class TrafficProfile {
   private final TreeMap<String, long[]> commandsByClient = new TreeMap<>();
   private long firstStatementMillis;
   private long lastStatementMillis;
+  /** CPU of the recording process and its host over the window; null when not measured. */
+  private CpuUsage cpu;
 
   /** Sources, sorted; one per distinct collector instance and configuration. */
   public List<Source> sources() {
@@ -257,6 +259,26 @@ public final class TrafficProfile {
   }
 
   /**
+   * CPU the recording process and its host used over the window (the agent measures it; a proxy's
+   * profile and older profiles have none): null when not measured.
+   */
+  public CpuUsage cpu() {
+    return cpu;
+  }
+
+  /** Adds CPU figures (several add up, as in a merge). */
+  public void addCpu(CpuUsage usage) {
+    if (usage == null) {
+      return;
+    }
+    if (cpu == null) {
+      cpu = usage.copy();
+    } else {
+      cpu.add(usage);
+    }
+  }
+
+  /**
    * True when this profile tells its clients' traffic apart: command counts per client were
    * recorded and every counter of every shape is the sum of its clients' ({@link
    * ShapeStats#clients()}). A profile merged with one from a collector that did not (the agent, a
@@ -367,6 +389,7 @@ public final class TrafficProfile {
       addStatementsUnder(e.getKey(), e.getValue());
     }
     addTransactions(other.transactions);
+    addCpu(other.cpu);
     for (Map.Entry<String, long[]> e : other.commandsByClient.entrySet()) {
       for (CommandType t : CommandType.values()) {
         addClientCommands(e.getKey(), t, e.getValue()[t.ordinal()]);
@@ -455,6 +478,7 @@ public final class TrafficProfile {
         && transactions == p.transactions
         && firstStatementMillis == p.firstStatementMillis
         && lastStatementMillis == p.lastStatementMillis
+        && Objects.equals(cpu, p.cpu)
         && sameCommandsByClient(p);
   }
 

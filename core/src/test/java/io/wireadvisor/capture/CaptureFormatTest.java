@@ -21,8 +21,8 @@ class CaptureFormatTest {
   @TempDir Path dir;
 
   private static CaptureHeader header(boolean masked) {
-    return new CaptureHeader("proxy", "0.1.0", "8.0.11-TiDB-v8.5.0", 1_764_000_000_000L, masked,
-        Map.of("useServerPrepStmts", "true", "password", "hunter2"));
+    return CaptureHeader.builder("proxy", "0.1.0").server("8.0.11-TiDB-v8.5.0").startedAtMillis(1_764_000_000_000L)
+        .valuesMasked(masked).jdbcProperties(Map.of("useServerPrepStmts", "true", "password", "hunter2")).build();
   }
 
   private static List<CaptureEvent> session() {
@@ -260,8 +260,7 @@ class CaptureFormatTest {
 
   @Test
   void theHeadersDriverStaysAndACaptureWithoutItsLastLineNamesOnlyWhatTheHeaderSaid() throws Exception {
-    CaptureHeader named = new CaptureHeader("agent", "0.1.0", null, 0, false, Map.of(), null, "9.5.0",
-        "MySQL Connector/J");
+    CaptureHeader named = CaptureHeader.builder("agent", "0.1.0").driver("MySQL Connector/J", "9.5.0").build();
     Capture c = written(named, w -> w.driver("MySQL Connector/J", "8.0.33"), true);
     assertThat(c.header().driverVersion()).isEqualTo("9.5.0");
     assertThat(c.drivers()).isEqualTo(2);

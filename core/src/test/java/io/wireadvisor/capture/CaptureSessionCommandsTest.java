@@ -3,12 +3,9 @@ package io.wireadvisor.capture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.wireadvisor.profile.CommandType;
-import io.wireadvisor.profile.WireSession;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,45 +14,7 @@ import org.junit.jupiter.api.Test;
  * a COM_CHANGE_USER but the fact of it.
  */
 class CaptureSessionCommandsTest {
-  private static final class Control implements CaptureControl {
-    final WireSession.Budget budget = new WireSession.Budget();
-    CaptureRun run;
-    ByteArrayOutputStream out;
-
-    void start() throws Exception {
-      out = new ByteArrayOutputStream();
-      run = new CaptureRun(CaptureWriter.open(out, new CaptureHeader("proxy", "test", "8.0.11-TiDB", 0, false,
-          Map.of(), "db.example:4000", "8.0.33"), 1 << 24, 600), null, false);
-    }
-
-    CaptureFormat.Capture stop() throws Exception {
-      run.writer().close();
-      run = null;
-      return CaptureFormat.read(new ByteArrayInputStream(out.toByteArray()), "mem", CaptureFormat.Limits.defaults());
-    }
-
-    @Override
-    public CaptureRun active() {
-      return run;
-    }
-
-    @Override
-    public WireSession.Budget textBudget() {
-      return budget;
-    }
-
-    @Override
-    public long textBytesPerConnection() {
-      return 1 << 20;
-    }
-
-    @Override
-    public long textBytesTotal() {
-      return 64 << 20;
-    }
-  }
-
-  private final Control control = new Control();
+  private final MemoryCapture control = new MemoryCapture();
   private final CaptureSession session = new CaptureSession(control);
 
   private void send(CommandType type, byte[] packet, String sql, int error) {
@@ -77,7 +36,7 @@ class CaptureSessionCommandsTest {
   @Test
   void setOptionAroundAMultiStatementBatchInitDbResetAndChangeUserAreCapturedInOrder() throws Exception {
     session.schema("bank");
-    control.start();
+    control.start(MemoryCapture.header().upstream("db.example:4000").driver(null, "8.0.33").build());
     String batch = "UPDATE acct SET bal = bal + 1 WHERE id = 1;UPDATE acct SET bal = bal + 1 WHERE id = 2";
     send(CommandType.SET_OPTION, packet(0x1b, new byte[] {0, 0}), null, -1);
     send(CommandType.QUERY, packet(0x03, utf8(batch)), batch, -1);
@@ -90,7 +49,7 @@ class CaptureSessionCommandsTest {
     byte[] changeUser = concat(packet(0x11, utf8("alice")), new byte[] {0, (byte) auth.length}, auth,
         utf8("hiddendb"), new byte[] {0, 33, 0}, utf8("mysql_native_password"), new byte[] {0});
     send(CommandType.CHANGE_USER, changeUser, null, -1);
-    String text = control.out.toString(StandardCharsets.UTF_8);
+    String text = control.text();
     CaptureFormat.Capture capture = control.stop();
 
     assertThat(capture.header().upstream()).isEqualTo("db.example:4000");
@@ -113,7 +72,7 @@ class CaptureSessionCommandsTest {
         .doesNotContain("native_password");
 
     // The next capture's connect names the schema the successful COM_INIT_DB chose, not the failed one.
-    control.start();
+    control.start(MemoryCapture.header().upstream("db.example:4000").driver(null, "8.0.33").build());
     send(CommandType.PING, packet(0x0e, new byte[0]), null, -1);
     assertThat(control.stop().events().get(0).sql()).isEqualTo("audit");
   }
@@ -125,7 +84,7 @@ class CaptureSessionCommandsTest {
       longName.append('s');
     }
     session.schema(longName.toString());
-    control.start();
+    control.start(MemoryCapture.header().upstream("db.example:4000").driver(null, "8.0.33").build());
     send(CommandType.INIT_DB, packet(0x02, utf8(longName.toString())), null, -1);
     List<CaptureEvent> events = control.stop().events();
     assertThat(events.get(0).sql()).hasSize(CaptureSession.MAX_SCHEMA_CHARS);

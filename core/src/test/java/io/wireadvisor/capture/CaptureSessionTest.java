@@ -3,13 +3,10 @@ package io.wireadvisor.capture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.wireadvisor.profile.CommandType;
-import io.wireadvisor.profile.WireSession;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,52 +14,7 @@ import org.junit.jupiter.api.Test;
  * here is a finding of the attacker's review of the first cut (all leaked or grew without bound).
  */
 class CaptureSessionTest {
-  /** A capture control with one run at a time, written to memory. */
-  private static final class Control implements CaptureControl {
-    final WireSession.Budget budget = new WireSession.Budget();
-    CaptureRun run;
-    ByteArrayOutputStream out;
-
-    CaptureRun start(boolean masked) throws Exception {
-      out = new ByteArrayOutputStream();
-      CaptureWriter w =
-          CaptureWriter.open(out, new CaptureHeader("proxy", "test", "8.0.11-TiDB", 0, masked, Map.of()), 1 << 24, 600);
-      run = new CaptureRun(w, null, masked);
-      return run;
-    }
-
-    List<CaptureEvent> stop() throws Exception {
-      run.writer().close();
-      run = null;
-      return CaptureFormat.read(new ByteArrayInputStream(out.toByteArray()), "mem", CaptureFormat.Limits.defaults()).events();
-    }
-
-    String text() {
-      return out.toString(StandardCharsets.UTF_8);
-    }
-
-    @Override
-    public CaptureRun active() {
-      return run;
-    }
-
-    @Override
-    public WireSession.Budget textBudget() {
-      return budget;
-    }
-
-    @Override
-    public long textBytesPerConnection() {
-      return 1 << 20;
-    }
-
-    @Override
-    public long textBytesTotal() {
-      return 64 << 20;
-    }
-  }
-
-  private final Control control = new Control();
+  private final MemoryCapture control = new MemoryCapture();
   private final CaptureSession session = new CaptureSession(control);
 
   private static byte[] concat(byte[]... parts) {
@@ -122,7 +74,7 @@ class CaptureSessionTest {
     CaptureSession.Pending exec = send(CommandType.STMT_EXECUTE, executeStrings(1, "bob", "Hunter2-Secret"), null);
     send(CommandType.STMT_CLOSE, concat(new byte[] {0x19}, int4(1)), null); // before the execute's reply
     session.complete(exec, -1, 2000);
-    List<CaptureEvent> events = control.stop();
+    List<CaptureEvent> events = control.stop().events();
     assertThat(control.text()).doesNotContain("Hunter2").doesNotContain("bob").doesNotContain("IDENTIFIED");
     assertThat(events).extracting(CaptureEvent::kind)
         .containsExactly(CaptureEvent.Kind.CONNECT, CaptureEvent.Kind.PREPARE, CaptureEvent.Kind.EXECUTE, CaptureEvent.Kind.CLOSE);
@@ -135,13 +87,13 @@ class CaptureSessionTest {
     prepare(1, "SET PASSWORD FOR bob = ?", 1);
     prepare(2, "SELECT v FROM t WHERE k = ?", 1);
     CaptureSession.Pending inFlight = send(CommandType.STMT_EXECUTE, executeStrings(2, "in flight"), null);
-    List<CaptureEvent> first = control.stop();
+    List<CaptureEvent> first = control.stop().events();
     assertThat(first).extracting(CaptureEvent::kind).doesNotContain(CaptureEvent.Kind.EXECUTE);
     control.start(false);
     session.complete(inFlight, -1, 2000);
     CaptureSession.Pending next = send(CommandType.STMT_EXECUTE, executeStrings(2, "second"), null);
     session.complete(next, -1, 2000);
-    List<CaptureEvent> second = control.stop();
+    List<CaptureEvent> second = control.stop().events();
     assertThat(control.text()).doesNotContain("in flight").contains("second");
     // Its own connect, the statement it holds (text kept), the execution begun in it.
     assertThat(second).extracting(CaptureEvent::kind)
@@ -168,7 +120,7 @@ class CaptureSessionTest {
       CaptureSession.Pending q = send(CommandType.QUERY, concat(new byte[] {3}, sql.getBytes(StandardCharsets.UTF_8)), sql);
       session.complete(q, -1, 1000);
     }
-    List<CaptureEvent> events = control.stop();
+    List<CaptureEvent> events = control.stop().events();
     assertThat(control.text()).doesNotContain("Secret").doesNotContain("k3y");
     assertThat(events.stream().filter(e -> e.kind() == CaptureEvent.Kind.QUERY))
         .hasSize(4).allSatisfy(e -> {
@@ -207,7 +159,7 @@ class CaptureSessionTest {
     byte[] noTypes = concat(new byte[] {0x17}, int4(7), new byte[] {0}, int4(1), new byte[] {0, 0}, new byte[] {5});
     CaptureSession.Pending q = send(CommandType.STMT_EXECUTE, noTypes, null);
     session.complete(q, -1, 1000);
-    List<CaptureEvent> events = control.stop();
+    List<CaptureEvent> events = control.stop().events();
     List<CaptureEvent> executes = new ArrayList<>();
     for (CaptureEvent e : events) {
       if (e.kind() == CaptureEvent.Kind.EXECUTE) {
@@ -231,7 +183,7 @@ class CaptureSessionTest {
       session.complete(p, -1, 1000);
     }
     assertThat(session.pendingBytes()).isZero();
-    List<CaptureEvent> events = control.stop();
+    List<CaptureEvent> events = control.stop().events();
     long withValues = events.stream().filter(e -> e.kind() == CaptureEvent.Kind.EXECUTE && !e.values().isEmpty()).count();
     long unknown = events.stream().filter(e -> e.kind() == CaptureEvent.Kind.EXECUTE && e.valuesUnknown()).count();
     assertThat(withValues).isBetween(1L, 20L);
@@ -246,7 +198,7 @@ class CaptureSessionTest {
     String call = "CALL charge(4111111111111111, 995)";
     CaptureSession.Pending q = send(CommandType.QUERY, concat(new byte[] {3}, call.getBytes(StandardCharsets.UTF_8)), call);
     session.complete(q, -1, 1000);
-    List<CaptureEvent> events = control.stop();
+    List<CaptureEvent> events = control.stop().events();
     assertThat(control.text()).doesNotContain("078-05").doesNotContain("4111111111111111");
     assertThat(events).anySatisfy(e -> assertThat(e.sql()).isEqualTo("SELECT name FROM person WHERE id = ? LIMIT 10"));
   }
@@ -280,7 +232,7 @@ class CaptureSessionTest {
     }
     String fine = "SET @tenant = 42";
     session.complete(send(CommandType.QUERY, concat(new byte[] {0x03}, fine.getBytes(StandardCharsets.UTF_8)), fine), -1, 1000);
-    List<CaptureEvent> events = control.stop();
+    List<CaptureEvent> events = control.stop().events();
     for (String[] form : KEY_FORMS) {
       assertThat(control.text()).as(form[0]).doesNotContain(form[1]);
     }
@@ -299,9 +251,7 @@ class CaptureSessionTest {
     late.driver("MySQL Connector/J", "8.0.33"); // the agent describes a connection after its first commands
     early.complete(early.begin(CommandType.PING, ping, 1, 1, null, System.nanoTime(), false), -1, 0);
     new CaptureSession(control).driver("never joined", "1.0"); // no command in the capture: not named
-    control.run.writer().close();
-    CaptureFormat.Capture c = CaptureFormat.read(new ByteArrayInputStream(control.out.toByteArray()), "mem",
-        CaptureFormat.Limits.defaults());
+    CaptureFormat.Capture c = control.stop();
     assertThat(c.header().driverName()).isEqualTo("MySQL Connector/J");
     assertThat(c.header().driverVersion()).isEqualTo("8.0.33");
     assertThat(c.drivers()).isEqualTo(2);

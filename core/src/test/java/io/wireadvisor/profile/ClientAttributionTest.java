@@ -65,7 +65,7 @@ class ClientAttributionTest {
     s.query(recorder.shape("SELECT 1 FROM t"), 10, false);
     String json = ProfileJson.toJson(recorder.snapshot());
     assertThat(json).contains("\"commandsByClient\"", "\"clients\"");
-    String longKey = "x".repeat(ProfileJson.MAX_CLIENT_KEY_CHARS + 1);
+    String longKey = "x".repeat(ProfileJsonReader.MAX_CLIENT_KEY_CHARS + 1);
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> ProfileJson.fromJson(json.replace("\"pymysql\"", "\"" + longKey + "\"")))
         .isInstanceOf(ProfileFormatException.class)

@@ -470,11 +470,7 @@ final class AdminServer implements AutoCloseable {
     }
 
     String health() {
-      return "{\"status\":\"UP\",\"clientConnections\":"
-          + proxy.clientConnections()
-          + ",\"upstreamConnections\":"
-          + proxy.upstreamConnections()
-          + "}";
+      return AdminJson.health(proxy.clientConnections(), proxy.upstreamConnections());
     }
   }
 
@@ -628,7 +624,7 @@ final class AdminServer implements AutoCloseable {
         if (path.equals("/capture/stop")) {
           io.wireadvisor.capture.CaptureSlot.Summary s = capture.stop();
           respond(ctx, req, s == null ? HttpResponseStatus.CONFLICT : HttpResponseStatus.OK,
-              "application/json", s == null ? "{\"error\":\"no capture is running\"}\n" : ProxyCapture.json(s) + "\n");
+              "application/json", (s == null ? AdminJson.error("no capture is running") : ProxyCapture.json(s)) + "\n");
           return;
         }
         Map<String, List<String>> q = uri.parameters();
@@ -637,17 +633,17 @@ final class AdminServer implements AutoCloseable {
                 first(q, "name"), longParam(q, "maxBytes"), longParam(q, "maxSeconds"),
                 q.containsKey("mask") ? Boolean.valueOf("true".equalsIgnoreCase(first(q, "mask"))) : null);
         respond(ctx, req, HttpResponseStatus.OK, "application/json",
-            "{\"started\":" + ProxyCapture.quote(a.file().toString()) + ",\"valuesMasked\":" + a.masked() + "}\n");
+            AdminJson.started(a.file().toString(), a.masked()) + "\n");
       } catch (IllegalStateException e) {
         respond(ctx, req, HttpResponseStatus.CONFLICT, "application/json",
-            "{\"error\":" + ProxyCapture.quote(e.getMessage()) + "}\n");
+            AdminJson.error(e.getMessage()) + "\n");
       } catch (IllegalArgumentException e) {
         respond(ctx, req, HttpResponseStatus.BAD_REQUEST, "application/json",
-            "{\"error\":" + ProxyCapture.quote(e.getMessage()) + "}\n");
+            AdminJson.error(e.getMessage()) + "\n");
       } catch (java.io.IOException e) {
         // e.g. the file exists: never overwritten, never through a link.
         respond(ctx, req, HttpResponseStatus.CONFLICT, "application/json",
-            "{\"error\":" + ProxyCapture.quote("could not create the capture file: " + e.getMessage()) + "}\n");
+            AdminJson.error("could not create the capture file: " + e.getMessage()) + "\n");
       }
     }
 

@@ -2,6 +2,7 @@ package io.wireadvisor.proxy;
 
 import io.wireadvisor.advisor.Redaction;
 import io.wireadvisor.wire.Bytes;
+import io.wireadvisor.wire.ConnectorJComment;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;
 import java.util.List;
@@ -124,38 +125,23 @@ final class ClientAttributes {
     return kept;
   }
 
-  /**
-   * Connector/J's connect-time read of the server's variables begins with its name and version in
-   * a comment (NativeSession.loadServerVariables, 8.0 and 9.x: {@code "/* " +
-   * DatabaseMetaData.getDriverVersion() + " *&#47;SELECT  @@session.auto_increment_increment ..."},
-   * the version {@code mysql-connector-j-9.5.0 (Revision: a7b3c94f...)}; 8.0.30 and before {@code
-   * mysql-connector-java-...}). Left out under {@code paranoid=true}, and sent once per URL and JVM
-   * under {@code cacheServerConfiguration=true} (which {@code useConfigs=maxPerformance} sets).
-   */
-  private static final java.util.regex.Pattern CONNECTOR_J_COMMENT =
-      java.util.regex.Pattern.compile(
-          "/\\* mysql-connector-j(?:ava)?-(\\d+\\.\\d+\\.\\d+[0-9A-Za-z.-]{0,20}) \\(Revision: ");
-
-  /** Characters of a first query looked at for {@link #CONNECTOR_J_COMMENT}. */
-  static final int COMMENT_CHARS = 120;
+  /** Bytes of a first query a caller decodes for {@link #fromFirstQuery} (all it looks at). */
+  static final int COMMENT_CHARS = ConnectorJComment.MAX_CHARS;
 
   /**
    * The attributes a client that sent none names in its first query, or null: Connector/J with
    * {@code connectionAttributes=none} (as {@code useConfigs=maxPerformance} sets) by its
-   * connect-time comment ({@code _client_name} {@code MySQL Connector/J}, {@code _client_version}).
+   * connect-time comment ({@link ConnectorJComment}: {@code _client_name} {@code MySQL
+   * Connector/J}, {@code _client_version} its version, cleaned as every attribute is).
    */
   static Map<String, String> fromFirstQuery(String sql) {
-    if (sql == null || !sql.startsWith("/* mysql-connector-j")) {
-      return null;
-    }
-    java.util.regex.Matcher m =
-        CONNECTOR_J_COMMENT.matcher(sql.length() > COMMENT_CHARS ? sql.substring(0, COMMENT_CHARS) : sql);
-    if (!m.lookingAt()) {
+    ConnectorJComment comment = ConnectorJComment.of(sql);
+    if (comment == null) {
       return null;
     }
     Map<String, String> a = new TreeMap<>();
     a.put("_client_name", "MySQL Connector/J");
-    a.put("_client_version", clean(m.group(1)));
+    a.put("_client_version", clean(comment.version()));
     return a;
   }
 

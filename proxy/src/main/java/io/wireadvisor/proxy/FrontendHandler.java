@@ -57,10 +57,7 @@ final class FrontendHandler extends ChannelInboundHandlerAdapter {
             context.recorder,
             context.stats,
             context::serverVersion,
-            context.config.tls() != null,
-            context.config.upstreamTls().mode(),
-            context.config.upstreamTls().plaintextPasswordsAllowed(),
-            context.config.cleartextPasswordsAllowed());
+            Handshake.Policy.of(context.config));
     ProxyLimits limits = context.config.limits();
     tracker.statementLimits(limits.statementBytesPerConnection(), limits.statementBytesTotal());
     tracker.clientListener(context::client);

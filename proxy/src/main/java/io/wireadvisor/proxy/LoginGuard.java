@@ -9,7 +9,8 @@ import io.wireadvisor.wire.Bytes;
  * the client's HandshakeResponse and COM_CHANGE_USER and by the server's AuthSwitchRequest, the
  * server's AuthMoreData and, when the client's own leg is plaintext, the client's answers to
  * them, and refuses with ERR 1045 what is neither a challenge–response nor caching_sha2_password's
- * RSA public-key exchange. {@link SessionTracker} follows the packets; this decides.
+ * RSA public-key exchange. {@link Handshake} follows the login's packets (and {@link
+ * SessionTracker} COM_CHANGE_USER's); this decides.
  *
  * <pre>
  *  client leg   upstream leg   what may pass (without --allow-cleartext-passwords)

@@ -1,8 +1,5 @@
 package io.wireadvisor.proxy;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.wireadvisor.capture.CaptureHeader;
 import io.wireadvisor.capture.CaptureRun;
@@ -10,7 +7,6 @@ import io.wireadvisor.capture.CaptureSlot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -23,8 +19,6 @@ import java.util.regex.Pattern;
 final class ProxyCapture extends CaptureSlot {
   /** A file name an admin call may give: no path, no leading dot, no surprises. */
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final CaptureSettings settings;
   private volatile String server;
@@ -91,17 +85,17 @@ final class ProxyCapture extends CaptureSlot {
 
   private CaptureRun start(Path file, long maxBytes, long maxSeconds, boolean masked) throws IOException {
     return start(file,
-        new CaptureHeader("proxy", WireProxy.VERSION, server, System.currentTimeMillis(), masked, Map.of(),
-            upstream, null),
+        CaptureHeader.builder("proxy", WireProxy.VERSION).server(server)
+            .startedAtMillis(System.currentTimeMillis()).valuesMasked(masked).upstream(upstream).build(),
         maxBytes, maxSeconds);
   }
 
   static String json(Summary s) {
-    return write(node(s));
+    return AdminJson.write(node(s));
   }
 
   private static ObjectNode node(Summary s) {
-    ObjectNode o = JSON.createObjectNode();
+    ObjectNode o = AdminJson.object();
     o.put("file", s.file().toString());
     o.put("events", s.events());
     o.put("dropped", s.dropped());
@@ -113,7 +107,7 @@ final class ProxyCapture extends CaptureSlot {
 
   /** The admin endpoint's view: the capture running, or the last one. */
   String statusJson() {
-    ObjectNode o = JSON.createObjectNode();
+    ObjectNode o = AdminJson.object();
     CaptureRun a = active();
     if (a != null) {
       o.put("running", true);
@@ -122,7 +116,7 @@ final class ProxyCapture extends CaptureSlot {
       o.put("bytes", a.writer().bytes());
       o.put("connections", a.connections());
       o.put("valuesMasked", a.masked());
-      return write(o);
+      return AdminJson.write(o);
     }
     Summary s = last();
     o.put("running", false);
@@ -130,19 +124,7 @@ final class ProxyCapture extends CaptureSlot {
     if (s != null) {
       o.set("last", node(s));
     }
-    return write(o);
+    return AdminJson.write(o);
   }
 
-  /** {@code s} as a JSON string ({@code null} for null), for the admin endpoint's replies. */
-  static String quote(String s) {
-    return write(JSON.getNodeFactory().textNode(s));
-  }
-
-  private static String write(JsonNode n) {
-    try {
-      return JSON.writeValueAsString(n);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("a tree of strings and numbers always writes", e);
-    }
-  }
 }

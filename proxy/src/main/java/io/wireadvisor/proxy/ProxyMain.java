@@ -584,7 +584,7 @@ public final class ProxyMain implements Callable<Integer> {
   }
 
   /** Defaults from the --config file, if the arguments name one. */
-  private static CommandLine.IDefaultValueProvider configFileDefaults(String[] args)
+  static CommandLine.IDefaultValueProvider configFileDefaults(String[] args)
       throws IOException {
     Path file = null;
     for (int i = 0; i < args.length; i++) {
@@ -620,15 +620,23 @@ public final class ProxyMain implements Callable<Integer> {
     };
   }
 
-  private static final java.util.List<String> KNOWN_KEYS =
-      java.util.List.of(
-          "listen", "upstream", "admin", "connect-timeout", "threads", "max-shapes", "sample-sql",
-          "tls-cert", "tls-key", "upstream-tls", "upstream-ca", "transport",
-          "handshake-timeout", "idle-timeout", "max-connections", "max-statement-bytes",
-          "max-statement-bytes-total", "admin-token-file", "admin-token", "admin-allow-host",
-          "admin-timeout", "admin-max-connections", "metrics-listen",
-          "max-shape-bytes", "max-text-bytes", "allow-plaintext-upstream-passwords",
-          "allow-cleartext-passwords", "max-prelogin-connections", "max-prelogin-per-source");
+  /**
+   * The keys a --config file may hold: every option's long name without its dashes, but {@code
+   * config}, {@code help} and {@code version}; read from the options themselves, so a new flag is
+   * a key without a second list to keep in step.
+   */
+  static final java.util.List<String> KNOWN_KEYS = configKeys();
+
+  private static java.util.List<String> configKeys() {
+    java.util.List<String> keys = new java.util.ArrayList<>();
+    for (OptionSpec o : CommandLine.Model.CommandSpec.forAnnotatedObject(new ProxyMain()).options()) {
+      String name = o.longestName();
+      if (name.startsWith("--") && !java.util.List.of("--config", "--help", "--version").contains(name)) {
+        keys.add(name.substring(2));
+      }
+    }
+    return java.util.List.copyOf(keys);
+  }
 
   /** Reports the proxy's version for {@code --version}. */
   static final class Version implements CommandLine.IVersionProvider {

@@ -74,13 +74,7 @@ class ProxyLimitsFlagsTest {
         "max-prelogin-per-source=4", ""));
     ProxyMain main = new ProxyMain();
     main.environment = name -> "from-env-must-lose";
-    CommandLine cl = new CommandLine(main);
-    java.lang.reflect.Method m =
-        ProxyMain.class.getDeclaredMethod("configFileDefaults", String[].class);
-    m.setAccessible(true);
-    String[] args = {"--config", file.toString()};
-    cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
-    cl.parseArgs(args);
+    ProxyMainTest.parse(main, "--config", file.toString());
     ProxyConfig cfg = main.toConfig();
     ProxyLimits l = cfg.limits();
     assertThat(l.handshakeTimeoutMillis()).isEqualTo(1500);

@@ -18,6 +18,13 @@ class ProxyMainTest {
     return ProxyMain.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
   }
 
+  /** Parses {@code args} into {@code main} as the command line does, --config file included. */
+  static void parse(ProxyMain main, String... args) throws Exception {
+    CommandLine cl = new CommandLine(main);
+    cl.setDefaultValueProvider(ProxyMain.configFileDefaults(args));
+    cl.parseArgs(args);
+  }
+
   @Test
   void helpExplainsEveryFlag() {
     assertThat(run("--help")).isZero();
@@ -52,13 +59,7 @@ class ProxyMainTest {
     Path file = dir.resolve("proxy.properties");
     Files.writeString(file, "upstream=tidb:4000\nlisten=0.0.0.0:4001\nadmin=off\nmax-shapes=77\n");
     ProxyMain main = new ProxyMain();
-    CommandLine cl = new CommandLine(main);
-    java.lang.reflect.Method m =
-        ProxyMain.class.getDeclaredMethod("configFileDefaults", String[].class);
-    m.setAccessible(true);
-    String[] args = {"--config", file.toString(), "--listen", "127.0.0.1:5000"};
-    cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
-    cl.parseArgs(args);
+    parse(main, "--config", file.toString(), "--listen", "127.0.0.1:5000");
     ProxyConfig cfg = main.toConfig();
     assertThat(cfg.upstreamAddress()).isEqualTo("tidb:4000");
     assertThat(cfg.listenHost()).isEqualTo("127.0.0.1");
@@ -87,13 +88,7 @@ class ProxyMainTest {
     Path file = dir.resolve("proxy.properties");
     Files.writeString(file, "upstream=tidb:4000\nadmin=off\nupstream-tls=required\ntransport=nio\n");
     ProxyMain fromFile = new ProxyMain();
-    CommandLine cl = new CommandLine(fromFile);
-    java.lang.reflect.Method m =
-        ProxyMain.class.getDeclaredMethod("configFileDefaults", String[].class);
-    m.setAccessible(true);
-    String[] args = {"--config", file.toString()};
-    cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
-    cl.parseArgs(args);
+    parse(fromFile, "--config", file.toString());
     ProxyConfig cfg = fromFile.toConfig();
     assertThat(cfg.upstreamTls().mode()).isEqualTo(UpstreamTls.Mode.REQUIRED);
     assertThat(cfg.upstreamTls().ca()).isNull();
@@ -129,13 +124,7 @@ class ProxyMainTest {
     Path file = dir.resolve("proxy.properties");
     Files.writeString(file, "upstream=tidb:4000\nallow-plaintext-upstream-passwords=true\n");
     ProxyMain fromFile = new ProxyMain();
-    CommandLine cl = new CommandLine(fromFile);
-    java.lang.reflect.Method m =
-        ProxyMain.class.getDeclaredMethod("configFileDefaults", String[].class);
-    m.setAccessible(true);
-    String[] args = {"--config", file.toString()};
-    cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
-    cl.parseArgs(args);
+    parse(fromFile, "--config", file.toString());
     assertThat(fromFile.toConfig().upstreamTls().plaintextPasswordsAllowed()).isTrue();
   }
 
@@ -166,13 +155,7 @@ class ProxyMainTest {
     Path file = dir.resolve("proxy.properties");
     Files.writeString(file, "upstream=tidb:4000\nallow-cleartext-passwords=true\n");
     ProxyMain fromFile = new ProxyMain();
-    CommandLine cl = new CommandLine(fromFile);
-    java.lang.reflect.Method m =
-        ProxyMain.class.getDeclaredMethod("configFileDefaults", String[].class);
-    m.setAccessible(true);
-    String[] args = {"--config", file.toString()};
-    cl.setDefaultValueProvider((CommandLine.IDefaultValueProvider) m.invoke(null, (Object) args));
-    cl.parseArgs(args);
+    parse(fromFile, "--config", file.toString());
     assertThat(fromFile.toConfig().cleartextPasswordsAllowed()).isTrue();
     // Carried through the builder methods called after it.
     assertThat(
@@ -197,6 +180,30 @@ class ProxyMainTest {
     Files.writeString(file, "upstrem=tidb:4000\n");
     assertThat(run("--config", file.toString())).isEqualTo(2);
     assertThat(err.toString()).contains("unknown key 'upstrem'");
+  }
+
+  @Test
+  void everyFlagIsAConfigKeyAndNoOtherIs(@TempDir Path dir) throws Exception {
+    // The 29 keys of the hand-kept list this replaced, and the capture flags it had missed.
+    assertThat(ProxyMain.KNOWN_KEYS).contains(
+        "listen", "upstream", "admin", "connect-timeout", "threads", "max-shapes", "sample-sql",
+        "tls-cert", "tls-key", "upstream-tls", "upstream-ca", "transport",
+        "handshake-timeout", "idle-timeout", "max-connections", "max-statement-bytes",
+        "max-statement-bytes-total", "admin-token-file", "admin-token", "admin-allow-host",
+        "admin-timeout", "admin-max-connections", "metrics-listen",
+        "max-shape-bytes", "max-text-bytes", "allow-plaintext-upstream-passwords",
+        "allow-cleartext-passwords", "max-prelogin-connections", "max-prelogin-per-source",
+        "capture", "capture-dir", "capture-max-bytes", "capture-max-seconds", "capture-mask-values");
+    assertThat(ProxyMain.KNOWN_KEYS).doesNotContain("config", "help", "version");
+    CommandLine.Model.CommandSpec spec = new CommandLine(new ProxyMain()).getCommandSpec();
+    assertThat(ProxyMain.KNOWN_KEYS).hasSize(spec.options().size() - 3);
+
+    Path file = dir.resolve("proxy.properties");
+    Files.writeString(file, "upstream=tidb:4000\ncapture-max-seconds=5\ncapture-mask-values=true\n");
+    ProxyMain main = new ProxyMain();
+    parse(main, "--config", file.toString());
+    assertThat(main.captureMaxSeconds).isEqualTo(5);
+    assertThat(main.captureMaskValues).isTrue();
   }
 
   @Test

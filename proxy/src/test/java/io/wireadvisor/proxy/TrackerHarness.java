@@ -79,9 +79,10 @@ final class TrackerHarness {
     this.recorder = recorder;
     this.stats = stats;
     this.keepForwarded = keepForwarded;
+    // The one place a test builds a tracker: every test goes through this harness.
     tracker =
-        new SessionTracker(recorder, stats, versions::add, tls, upstream, plaintextPasswordsAllowed,
-            cleartextAllowed);
+        new SessionTracker(recorder, stats, versions::add,
+            new Handshake.Policy(tls, upstream, plaintextPasswordsAllowed, cleartextAllowed));
   }
 
   private final boolean keepForwarded;

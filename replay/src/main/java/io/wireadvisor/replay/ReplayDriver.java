@@ -1,5 +1,6 @@
 package io.wireadvisor.replay;
 
+import io.wireadvisor.wire.ConnectorJComment;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
@@ -105,14 +106,11 @@ public final class ReplayDriver {
     return origin;
   }
 
-  private static final java.util.regex.Pattern VERSION_COMMENT =
-      java.util.regex.Pattern.compile("/\\* mysql-connector-j(?:ava)?-(\\d+\\.\\d+\\.\\d+)");
-
   /**
    * The Connector/J version the application ran, as the capture names it: its header (the agent
-   * knows it), else the comment Connector/J puts before its connect-time variables read
-   * ({@code /* mysql-connector-j-8.0.33 (Revision: …) *&#47;}); null when neither is there (looked for
-   * in the first 10,000 events).
+   * knows it), else the release ({@code X.Y.Z}) named by the comment Connector/J puts before its
+   * connect-time variables read ({@link ConnectorJComment}); null when neither
+   * is there (looked for in the first 10,000 events).
    */
   public static String capturedVersion(io.wireadvisor.capture.CaptureFormat.Capture capture) {
     if (capture.header().driverVersion() != null) {
@@ -123,10 +121,10 @@ public final class ReplayDriver {
       if (++n > 10_000) {
         break;
       }
-      if (e.kind() == io.wireadvisor.capture.CaptureEvent.Kind.QUERY && e.sql() != null && e.sql().startsWith("/*")) {
-        java.util.regex.Matcher m = VERSION_COMMENT.matcher(e.sql());
-        if (m.lookingAt()) {
-          return m.group(1);
+      if (e.kind() == io.wireadvisor.capture.CaptureEvent.Kind.QUERY) {
+        ConnectorJComment comment = ConnectorJComment.of(e.sql());
+        if (comment != null) {
+          return comment.release();
         }
       }
     }

@@ -8,14 +8,13 @@ import io.wireadvisor.capture.CaptureHeader;
 import io.wireadvisor.capture.CaptureWriter;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Which driver a capture came from, and what replay says of it (issue 26: driverVersion). */
 class ReplayDriverTest {
   private static CaptureFormat.Capture capture(String... namesAndVersions) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (CaptureWriter w = CaptureWriter.open(out, new CaptureHeader("proxy", "t", "8.0.11-TiDB", 0, false, Map.of()),
+    try (CaptureWriter w = CaptureWriter.open(out, CaptureHeader.builder("proxy", "t").server("8.0.11-TiDB").build(),
         1 << 20, 60)) {
       w.write(CaptureEvent.builder(1, 0, CaptureEvent.Kind.CONNECT).sql("bank").build());
       for (int i = 0; i < namesAndVersions.length; i += 2) {
@@ -59,7 +58,7 @@ class ReplayDriverTest {
   @Test
   void withoutADriverInTheCaptureTheConnectQueryCommentNamesIt() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (CaptureWriter w = CaptureWriter.open(out, new CaptureHeader("proxy", "t", null, 0, false, Map.of()),
+    try (CaptureWriter w = CaptureWriter.open(out, CaptureHeader.builder("proxy", "t").build(),
         1 << 20, 60)) {
       w.write(CaptureEvent.builder(1, 0, CaptureEvent.Kind.QUERY)
           .sql("/* mysql-connector-j-8.2.0 (Revision: x) */SELECT @@session.auto_increment_increment").build());

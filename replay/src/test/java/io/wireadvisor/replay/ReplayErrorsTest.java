@@ -12,7 +12,6 @@ import java.io.ByteArrayOutputStream;
 import java.sql.SQLException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Replay's errors grouped by code and shape; the same-database rule; what the replayed driver sends itself. */
@@ -54,8 +53,8 @@ class ReplayErrorsTest {
 
   private static CaptureFormat.Capture capture(String upstream, List<CaptureEvent> events) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (CaptureWriter w = CaptureWriter.open(out, new CaptureHeader("proxy", "t", "8.0.11-TiDB", 0, false, Map.of(),
-        upstream, null), 1 << 20, 60)) {
+    try (CaptureWriter w = CaptureWriter.open(out, CaptureHeader.builder("proxy", "t").server("8.0.11-TiDB")
+        .upstream(upstream).build(), 1 << 20, 60)) {
       for (CaptureEvent e : events) {
         w.write(e);
       }

@@ -46,7 +46,8 @@ class ReplayIT {
     String before = checksum(server, db);
     Path file = dir.resolve("capture.jsonl");
     try (CaptureWriter w = CaptureWriter.create(file,
-        new CaptureHeader("proxy", "test", server.version(), System.currentTimeMillis(), false, Map.of()),
+        CaptureHeader.builder("proxy", "test").server(server.version())
+            .startedAtMillis(System.currentTimeMillis()).build(),
         64 << 20, 600)) {
       for (CaptureEvent e : textProtocolApplication()) {
         assertThat(w.write(e)).isTrue();

@@ -1,0 +1,95 @@
+package io.wireadvisor.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.wireadvisor.profile.CpuUsage;
+import io.wireadvisor.profile.TrafficProfile;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.StringReader;
+import org.junit.jupiter.api.Test;
+
+/** The agent's CPU readings: /proc/stat, a status port's process CPU, the bounded read. */
+class CpuWindowTest {
+  @Test
+  void readsBusyAndTotalTicksFromTheCpuLine() {
+    long[] t = CpuWindow.parseStatLine("cpu  100 5 50 800 20 3 2 10 7 0\ncpu0 1 2 3 4\n");
+    // busy = user + nice + system + irq + softirq + steal; idle and iowait are not busy; guest is in user.
+    assertThat(t).containsExactly(170, 990);
+    assertThat(CpuWindow.parseStatLine("intr 1 2 3")).isNull();
+    assertThat(CpuWindow.parseStatLine("cpu x y z w v")).isNull();
+  }
+
+  @Test
+  void aWindowIsTheDifferenceOfTwoReadings() {
+    CpuUsage u = CpuWindow.since(new long[] {0, 1_000, 10, 100, 5_000}, new long[] {2_000, 3_000, 60, 200, 9_000});
+    assertThat(u.windowNanos()).isEqualTo(2_000);
+    assertThat(u.processNanos()).isEqualTo(2_000);
+    assertThat(u.hostBusyNanos()).isEqualTo(50 * CpuWindow.NANOS_PER_TICK);
+    assertThat(u.hostNanos()).isEqualTo(100 * CpuWindow.NANOS_PER_TICK);
+    assertThat(u.serverNanos()).isEqualTo(4_000);
+    // A server restarted in between (its counter went back) or not read: no server CPU.
+    assertThat(CpuWindow.since(new long[] {0, 1, 1, 2, 9}, new long[] {1, 2, 2, 4, 3}).serverNanos()).isEqualTo(-1);
+    assertThat(CpuWindow.since(new long[] {0, 1, -1, -1, -1}, new long[] {1, 2, -1, -1, -1}).hostKnown()).isFalse();
+    // No process CPU clock: no cpu at all.
+    assertThat(CpuWindow.since(new long[] {0, -1, 1, 2, -1}, new long[] {1, -1, 2, 4, -1})).isNull();
+  }
+
+  @Test
+  void thisJvmAndHostAreMeasured() {
+    CpuWindow.reset();
+    long spin = System.nanoTime();
+    while (System.nanoTime() - spin < 50_000_000L) {
+      Math.sqrt(spin);
+    }
+    TrafficProfile p = CpuWindow.annotate(new TrafficProfile());
+    assertThat(p.cpu()).isNotNull();
+    assertThat(p.cpu().processNanos()).isPositive();
+    assertThat(p.cpu().cores()).isEqualTo(Runtime.getRuntime().availableProcessors());
+    if (new java.io.File("/proc/stat").canRead()) {
+      assertThat(p.cpu().hostKnown()).isTrue();
+    }
+    assertThat(p.cpu().serverNanos()).isEqualTo(-1); // no serverStatusUrl
+  }
+
+  @Test
+  void findsTheProcessCpuSampleInPrometheusText() throws Exception {
+    String text = "# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.\n"
+        + "# TYPE process_cpu_seconds_total counter\n"
+        + "process_cpu_seconds_total_other 5\n"
+        + "process_cpu_seconds_total 34.8\n";
+    assertThat(CpuWindow.metricNanos(new BufferedReader(new StringReader(text)))).isEqualTo(34_800_000_000L);
+    assertThat(CpuWindow.metricNanos(new BufferedReader(new StringReader("go_goroutines 3\n")))).isEqualTo(-1);
+    assertThat(CpuWindow.metricNanos(new BufferedReader(new StringReader("process_cpu_seconds_total NaN\n"))))
+        .isEqualTo(-1);
+    // An unreachable status port: -1, no exception.
+    assertThat(CpuWindow.serverCpuNanos("http://127.0.0.1:1")).isEqualTo(-1);
+  }
+
+  @Test
+  void theMetricsReadStopsAtItsBound() throws Exception {
+    byte[] big = new byte[10_000];
+    CpuWindow.BoundedInput in = new CpuWindow.BoundedInput(new ByteArrayInputStream(big), 4_096);
+    byte[] buf = new byte[1_000];
+    long total = 0;
+    int n;
+    while ((n = in.read(buf, 0, buf.length)) > 0) {
+      total += n;
+    }
+    assertThat(total).isEqualTo(4_096);
+    assertThat(in.read()).isEqualTo(-1);
+  }
+
+  @Test
+  void theStatusUrlOptionTakesPlainHttpOnly() {
+    assertThat(AgentOptions.parse("serverStatusUrl=http://127.0.0.1:10080/").serverStatusUrl())
+        .isEqualTo("http://127.0.0.1:10080");
+    assertThat(AgentOptions.parse("").serverStatusUrl()).isNull();
+    for (String bad : new String[] {"file:///etc/passwd", "http://u:secret@h:1", "http://h:1/?a=b", "ftp://h"}) {
+      AgentOptions o = AgentOptions.parse("serverStatusUrl=" + bad);
+      assertThat(o.serverStatusUrl()).isNull();
+      assertThat(o.warnings()).hasSize(1);
+      assertThat(o.warnings().get(0)).contains("serverStatusUrl").doesNotContain("secret");
+    }
+  }
+}

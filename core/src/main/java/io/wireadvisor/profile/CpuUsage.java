@@ -1,0 +1,125 @@
+package io.wireadvisor.profile;
+
+/**
+ * CPU the recording process and its host used over a profile's window, as the agent measured it
+ * (docs/profile.md, {@code cpu}): the process's CPU time (every thread of the application's JVM:
+ * the application, the driver, the agent), the host's busy and total core time from
+ * {@code /proc/stat} (every process on the host, the database server too when it runs there), and
+ * the cores the JVM may use. Five numbers: nothing grows with the traffic.
+ *
+ * <p>Merged profiles add their figures (process CPU and window of each JVM, host busy and total
+ * time of each reading), so the host's busy share of a merge is the mean weighted by time.
+ */
+public final class CpuUsage {
+  private long windowNanos;
+  private long processNanos;
+  private int cores;
+  private long hostBusyNanos;
+  private long hostNanos;
+  private long serverNanos = -1;
+
+  /**
+   * @param windowNanos wall time the figures cover (a monotonic clock's delta)
+   * @param processNanos the recording JVM's CPU time in it, all threads
+   * @param cores processors the JVM may use ({@code Runtime.availableProcessors()})
+   * @param hostBusyNanos core time the host spent busy in it (all cores, all processes; 0 with
+   *     {@code hostNanos} 0 when unknown)
+   * @param hostNanos core time the host had in it (busy and idle, all cores; 0 when unknown)
+   */
+  public CpuUsage(long windowNanos, long processNanos, int cores, long hostBusyNanos, long hostNanos) {
+    if (windowNanos < 0 || processNanos < 0 || cores < 0 || hostBusyNanos < 0 || hostNanos < 0
+        || hostBusyNanos > hostNanos) {
+      throw new IllegalArgumentException("CPU figures must be non-negative and busy <= total: " + windowNanos
+          + ", " + processNanos + ", " + cores + ", " + hostBusyNanos + ", " + hostNanos);
+    }
+    this.windowNanos = windowNanos;
+    this.processNanos = processNanos;
+    this.cores = cores;
+    this.hostBusyNanos = hostBusyNanos;
+    this.hostNanos = hostNanos;
+  }
+
+  public long windowNanos() {
+    return windowNanos;
+  }
+
+  public long processNanos() {
+    return processNanos;
+  }
+
+  public int cores() {
+    return cores;
+  }
+
+  public long hostBusyNanos() {
+    return hostBusyNanos;
+  }
+
+  public long hostNanos() {
+    return hostNanos;
+  }
+
+  /**
+   * The database server's process CPU time over the same window, read from its status port
+   * ({@code process_cpu_seconds_total}, TiDB; the agent's {@code serverStatusUrl}); -1 when not
+   * measured.
+   */
+  public long serverNanos() {
+    return serverNanos;
+  }
+
+  /** This usage with the server's CPU time over the window ({@code -1}: unknown). */
+  public CpuUsage withServerNanos(long nanos) {
+    CpuUsage c = copy();
+    c.serverNanos = nanos < 0 ? -1 : nanos;
+    return c;
+  }
+
+  /** True when the host's busy time was read ({@code /proc/stat}). */
+  public boolean hostKnown() {
+    return hostNanos > 0;
+  }
+
+  /** The host's busy share of its core time in the window, 0..1; -1 when unknown. */
+  public double hostBusyShare() {
+    return hostNanos > 0 ? (double) hostBusyNanos / hostNanos : -1;
+  }
+
+  /** Adds {@code other}'s figures (a merge). */
+  public void add(CpuUsage other) {
+    windowNanos += other.windowNanos;
+    processNanos += other.processNanos;
+    cores = Math.max(cores, other.cores);
+    hostBusyNanos += other.hostBusyNanos;
+    hostNanos += other.hostNanos;
+    // The server's CPU is known for a merge only when every part knows it.
+    serverNanos = serverNanos < 0 || other.serverNanos < 0 ? -1 : serverNanos + other.serverNanos;
+  }
+
+  public CpuUsage copy() {
+    CpuUsage c = new CpuUsage(windowNanos, processNanos, cores, hostBusyNanos, hostNanos);
+    c.serverNanos = serverNanos;
+    return c;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof CpuUsage)) {
+      return false;
+    }
+    CpuUsage c = (CpuUsage) o;
+    return windowNanos == c.windowNanos && processNanos == c.processNanos && cores == c.cores
+        && hostBusyNanos == c.hostBusyNanos && hostNanos == c.hostNanos && serverNanos == c.serverNanos;
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(windowNanos, processNanos, cores, hostBusyNanos, hostNanos, serverNanos);
+  }
+
+  @Override
+  public String toString() {
+    return "CpuUsage{window=" + windowNanos + "ns, process=" + processNanos + "ns, cores=" + cores
+        + ", hostBusy=" + hostBusyNanos + "ns of " + hostNanos + "ns, server=" + serverNanos + "ns}";
+  }
+}
