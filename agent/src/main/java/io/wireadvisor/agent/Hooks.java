@@ -7,6 +7,7 @@ import io.wireadvisor.agent.internal.ConnectionTable;
 import io.wireadvisor.agent.internal.JdbcUrls;
 import io.wireadvisor.agent.internal.Window;
 import io.wireadvisor.capture.CaptureSession;
+import io.wireadvisor.command.CommandRecord;
 import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.profile.JdbcProperty;
 import io.wireadvisor.profile.ProfileRecorder;
@@ -18,10 +19,8 @@ import io.wireadvisor.profile.Via;
 import io.wireadvisor.profile.WireSession;
 import io.wireadvisor.sql.Classification;
 import io.wireadvisor.sql.Escaping;
-import io.wireadvisor.wire.Bytes;
 import io.wireadvisor.wire.QueryAttributes;
 import io.wireadvisor.wire.Replies;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -172,106 +171,75 @@ public final class Hooks {
       // is a straggler of the closed one (in flight when another thread aborted it, say).
       conn = Causes.inConnect() ? CONNECTIONS.reopen(protocol) : null;
     }
-    WireSession session = null;
-    // The mode the server read this command's text in: the one the connection was in until now.
-    Escaping escaping = Escaping.UNKNOWN;
-    if (conn != null) {
-      session = conn.sessionIn(w);
-      session.command(type, latency);
-      escaping = session.escaping();
-      if (!conn.described) {
-        conn.described = LateDescriber.describe(protocol, conn);
-      }
-      ConnDescription d = conn.description;
-      session.isolation(d == null ? UNKNOWN_ISOLATION : d.isolationIndex);
-      if (conn.capture != null || AgentCapture.get().enabled()) {
-        capture(conn, type, buf, len, response, failed, errorCode, startNanos, latency, queryAttributes,
-            escaping);
-      }
-      if (type != CommandType.QUERY) {
-        escapingAfter(session, type, response);
-      }
-    } else {
+    if (conn == null) {
       w.recorder.command(type, latency); // not tracked per connection (table full, straggler)
+      untracked(w, type, buf, len, latency, error, state, queryAttributes);
+      return;
     }
-    switch (type) {
-      case QUERY:
-        {
-          int off = QueryAttributes.sqlOffset(buf, len, queryAttributes);
-          if (off < 0) {
-            return;
-          }
-          String[] template = TEMPLATE.get();
-          ShapeHandle shape;
-          if (template[0] != null && sameStaticPrefix(template[0], buf, off, len)) {
-            // One COM_QUERY per execution: the template is used once.
-            shape = w.recorder.shape(template[0], escaping);
-            template[0] = null;
-          } else {
-            shape = w.texts.lookup(buf, off, len, escaping).shape;
-          }
-          if (session == null) {
-            untracked(w, shape, Via.TEXT_EXECUTES, latency, error, state);
-            return;
-          }
-          session.sent(shape.classification()); // SET sql_mode=...
-          if (failed) {
-            session.errorReply(); // a SET sql_mode the server refused does not change its mode
-          }
-          escapingAfter(session, type, response);
-          if (!conn.registered) {
-            business(conn, shape);
-          }
-          session.query(shape, latency, error, state);
-          if (!failed) {
-            okResult(session, response);
-          }
-          return;
-        }
-      case STMT_PREPARE:
-        {
-          ShapeHandle shape = w.texts.lookup(buf, 1, len, escaping).shape;
-          if (session == null) {
-            untracked(w, shape, Via.PREPARES, latency, error, state);
-            return;
-          }
-          if (!conn.registered) {
-            business(conn, shape);
-          }
-          session.prepare(shape, latency, error, state);
-          // Only a PREPARE_OK gives the connection a statement (and a server-side cache entry):
-          // a failed prepare is counted as a command and an error, not as a prepared statement.
-          if (!failed && response != null && Replies.isPrepareOk(response, response.length)) {
-            session.prepared(Replies.preparedId(response), shape);
-          }
-          return;
-        }
-      case STMT_EXECUTE:
-        statementCommand(conn, session, buf, len, Via.EXECUTES, latency, error, state);
-        if (session != null && !failed) {
-          okResult(session, response);
-        }
-        return;
-      case STMT_CLOSE:
-        statementCommand(conn, session, buf, len, Via.CLOSES, latency, error, state);
-        return;
-      case STMT_RESET:
-        statementCommand(conn, session, buf, len, Via.RESETS, latency, error, state);
-        return;
-      case STMT_SEND_LONG_DATA:
-        statementCommand(conn, session, buf, len, Via.SEND_LONG_DATA, latency, error, state);
-        return;
-      case STMT_FETCH:
-        statementCommand(conn, session, buf, len, Via.FETCHES, latency, error, state);
-        return;
-      case RESET_CONNECTION:
-        if (session != null && !failed) {
-          session.forgetStatements(); // the server dropped the session's prepared statements
-        }
-        return;
-      default:
-        return;
+    WireSession session = conn.sessionIn(w);
+    if (!conn.described) {
+      conn.described = LateDescriber.describe(protocol, conn);
     }
+    ConnDescription d = conn.description;
+    session.isolation(d == null ? UNKNOWN_ISOLATION : d.isolationIndex);
+    // The one seam both collectors go through: the command decoded once, then recorded.
+    CaptureSession cs = capture(conn);
+    WindowShapes shapes = (WindowShapes) conn.shapes;
+    if (shapes == null) {
+      shapes = new WindowShapes();
+      conn.shapes = shapes;
+    }
+    shapes.window = w;
+    CommandRecord record = conn.command.begin(session, cs, shapes, type, buf, len, len,
+        startNanos, queryAttributes);
+    ShapeHandle shape = record.shape();
+    Via via = record.via();
+    if (shape != null && !conn.registered
+        && (via == Via.TEXT_EXECUTES || via == Via.PREPARES || via == Via.EXECUTES)) {
+      business(conn, shape);
+    }
+    escapingAfter(session, type, response);
+    // Only a PREPARE_OK gives the connection a statement (and a server-side cache entry): a
+    // failed prepare is counted as a command and an error, not as a prepared statement.
+    if (type == CommandType.STMT_PREPARE && !failed && response != null
+        && Replies.isPrepareOk(response, response.length)) {
+      record.prepared(session, cs, Replies.preparedId(response),
+          response.length >= 9 ? Replies.preparedParams(response) : -1);
+    }
+    // An OK reply ends the command: its status tells whether the transaction ended. A result
+    // set's rows and final status come later, from resultSet.
+    int status = !failed && response != null && response.length > 0 && response[0] == Replies.OK
+        ? Replies.okStatusOrUnknown(response, response.length) : -1;
+    // Not cleared: the next command's begin sets every field again.
+    record.complete(session, cs, error, state, latency, startNanos + latency, -1, status);
+  }
+
+  /**
+   * The shapes of a connection's texts in the agent's current window: a client-side prepared
+   * statement's template when the text is its execution, else the window's text cache. One per
+   * connection (made with its state), pointed at the window of each command.
+   */
+  static final class WindowShapes implements CommandRecord.Shapes {
+    Window window;
+
+    @Override
+    public ShapeHandle shape(CommandType type, byte[] b, int from, int to, Escaping escaping) {
+      return textShape(window, type, b, from, to, escaping);
+    }
+  }
+
+  private static ShapeHandle textShape(
+      Window w, CommandType type, byte[] b, int from, int to, Escaping escaping) {
+    if (type == CommandType.QUERY) {
+      String[] template = TEMPLATE.get();
+      if (template[0] != null && sameStaticPrefix(template[0], b, from, to)) {
+        // One COM_QUERY per execution: the template is used once.
+        ShapeHandle shape = w.recorder.shape(template[0], escaping);
+        template[0] = null;
+        return shape;
+      }
+    }
+    return w.texts.lookup(b, from, to, escaping).shape;
   }
 
   /**
@@ -302,16 +270,6 @@ public final class Hooks {
   }
 
   /**
-   * An OK reply ends the command: its status tells whether the transaction ended. A result set's
-   * rows and final status come later, from {@link #resultSet}.
-   */
-  private static void okResult(WireSession session, byte[] response) {
-    if (response != null && response.length > 0 && response[0] == Replies.OK) {
-      session.result(-1, Replies.okStatusOrUnknown(response, response.length));
-    }
-  }
-
-  /**
    * The driver read a result set of the connection's last command in full ({@code
    * TextResultsetReader.read}, {@code BinaryResultsetReader.read}): {@code rows} rows (< 0 when it
    * streams them or reads them through a cursor, so they are not counted), and {@code status} the
@@ -328,39 +286,16 @@ public final class Hooks {
     conn.sessionIn(window).result(rows, status);
   }
 
-  private static void statementCommand(
-      ConnState conn,
-      WireSession session,
-      byte[] buf,
-      int len,
-      Via via,
-      long latency,
-      int error,
-      String state) {
-    if (session == null || len < 5) {
-      return;
-    }
-    int id = Bytes.int32(buf, 1); // statement id at bytes 1..4
-    ShapeHandle shape = via == Via.CLOSES ? session.close(id) : session.statement(id);
-    if (shape == null) {
-      // Prepared before the agent was attached: counted by type, not by shape.
-      return;
-    }
-    if (via == Via.EXECUTES && !conn.registered) {
-      business(conn, shape);
-    }
-    session.statementCommand(shape, via, latency, error, state);
-  }
-
   /**
-   * The command as a capture event (only once capture is enabled: off, the command path pays one
-   * null check). The SQL is decoded here, for the capture alone.
+   * The connection's part in captures (only once capture is enabled: off, the command path pays
+   * one null check), or null; it names the driver once the connection is described.
    */
-  private static void capture(ConnState conn, CommandType type, byte[] buf, int len, byte[] response,
-      boolean failed, int errorCode, long startNanos, long latency, boolean queryAttributes,
-      Escaping escaping) {
+  private static CaptureSession capture(ConnState conn) {
     CaptureSession cs = conn.capture;
     if (cs == null) {
+      if (!AgentCapture.get().enabled()) {
+        return null;
+      }
       cs = new CaptureSession(AgentCapture.get());
       conn.capture = cs;
     }
@@ -370,29 +305,7 @@ public final class Hooks {
         cs.driver("MySQL Connector/J", d.driverVersion); // the capture's driverVersion
       }
     }
-    String sql = null;
-    if (type == CommandType.QUERY) {
-      int off = QueryAttributes.sqlOffset(buf, len, queryAttributes);
-      if (off >= 0) {
-        sql = new String(buf, off, len - off, StandardCharsets.UTF_8);
-      }
-    } else if (type == CommandType.STMT_PREPARE) {
-      sql = new String(buf, 1, len - 1, StandardCharsets.UTF_8);
-    }
-    CaptureSession.Pending p = cs.begin(type, buf, len, len, sql, startNanos, queryAttributes, escaping);
-    if (type == CommandType.STMT_PREPARE && !failed && response != null
-        && response.length >= 9 && Replies.isPrepareOk(response, response.length)) {
-      cs.prepared(p, sql, Replies.preparedId(response), Replies.preparedParams(response));
-    }
-    int error = -1;
-    if (failed) {
-      int code = errorCode > 0 ? errorCode : response == null ? -1 : Replies.errCode(response, response.length);
-      error = code < 0 ? 0 : code; // an I/O failure, say: no server code
-    }
-    cs.complete(p, error, latency);
-    if (type == CommandType.RESET_CONNECTION && !failed) {
-      cs.forgetStatements();
-    }
+    return cs;
   }
 
   /** The server version of a connection the agent has described (for a capture's header), or null. */
@@ -415,9 +328,19 @@ public final class Hooks {
     return new TreeMap<>();
   }
 
-  /** A statement on a connection the agent does not track: counted by shape, no more. */
-  private static void untracked(
-      Window w, ShapeHandle shape, Via via, long latency, int error, String state) {
+  /**
+   * A command on a connection the agent does not track (table full, a straggler): a text is
+   * counted by shape, no more.
+   */
+  private static void untracked(Window w, CommandType type, byte[] buf, int len, long latency,
+      int error, String state, boolean queryAttributes) {
+    int off = type == CommandType.QUERY ? QueryAttributes.sqlOffset(buf, len, queryAttributes)
+        : type == CommandType.STMT_PREPARE ? 1 : -1;
+    if (off <= 0) {
+      return;
+    }
+    ShapeHandle shape = textShape(w, type, buf, off, len, Escaping.UNKNOWN);
+    Via via = CommandRecord.via(type);
     shape.record(via, latency);
     if (error != WireSession.NO_ERROR) {
       shape.record(Via.ERRORS);
@@ -445,10 +368,11 @@ public final class Hooks {
     if (conn == null || conn.closed) {
       w.recorder.command(CommandType.QUIT, latency);
     } else {
-      conn.sessionIn(w).command(CommandType.QUIT, latency);
-      if (conn.capture != null) {
-        conn.capture.begin(CommandType.QUIT, QUIT_PAYLOAD, 1, 1, null, startNanos, false);
-      }
+      WireSession session = conn.sessionIn(w);
+      CaptureSession cs = conn.capture;
+      conn.command.begin(session, cs, null, CommandType.QUIT, QUIT_PAYLOAD, 1, 1, startNanos, false)
+          .complete(session, cs, WireSession.NO_ERROR, null, latency, startNanos + latency, -1, -1);
+      conn.command.clear();
       describeAtClose(conn);
     }
     if (conn != null) {

@@ -68,6 +68,8 @@ public final class CaptureSession {
 
   /** Accounted bytes of one kept statement beyond its text (map node, key, object, arrays). */
   static final long STATEMENT_OVERHEAD_BYTES = 160;
+  /** The statement id argument of a command that carries none. */
+  public static final int NO_STATEMENT = Integer.MIN_VALUE;
   /** Values held by events waiting for their replies, per connection (pipelining clients). */
   public static final long MAX_PENDING_BYTES = 1L << 20;
   /** Accounted bytes of one value beyond its text. */
@@ -129,8 +131,20 @@ public final class CaptureSession {
   public Pending begin(
       CommandType type, byte[] head, int headLength, int length, String sql, long startNanos,
       boolean queryAttributes, Escaping escaping) {
-    Pending p = begin0(type, head, headLength, length, sql, startNanos, queryAttributes,
-        escaping == null ? Escaping.UNKNOWN : escaping);
+    int id = type.carriesStatementId() && headLength >= 5 ? Bytes.int32(head, 1) : NO_STATEMENT;
+    return begin(type, head, headLength, length, sql, id, startNanos, queryAttributes, escaping);
+  }
+
+  /**
+   * As {@link #begin(CommandType, byte[], int, int, String, long, boolean, Escaping)}, with the
+   * statement id the command carries already read ({@link #NO_STATEMENT} when it has none, or
+   * the packet is too short for one): {@code CommandRecord} decodes a command once.
+   */
+  public Pending begin(
+      CommandType type, byte[] head, int headLength, int length, String sql, int statementId,
+      long startNanos, boolean queryAttributes, Escaping escaping) {
+    Pending p = begin0(type, head, headLength, length, sql, statementId, startNanos,
+        queryAttributes, escaping == null ? Escaping.UNKNOWN : escaping);
     if (p != null && escaping != null) {
       p.escaping = escaping;
     }
@@ -138,10 +152,11 @@ public final class CaptureSession {
   }
 
   private Pending begin0(
-      CommandType type, byte[] head, int headLength, int length, String sql, long startNanos,
-      boolean queryAttributes, Escaping escaping) {
-    if (type == CommandType.STMT_SEND_LONG_DATA && headLength >= 7) {
-      Statement s = statements.get(Bytes.int32(head, 1));
+      CommandType type, byte[] head, int headLength, int length, String sql, int id,
+      long startNanos, boolean queryAttributes, Escaping escaping) {
+    boolean hasId = id != NO_STATEMENT;
+    if (type == CommandType.STMT_SEND_LONG_DATA && hasId && headLength >= 7) {
+      Statement s = statements.get(id);
       int index = Bytes.uint16(head, 5);
       if (s != null && index < s.params) {
         if (s.longData == null) {
@@ -150,14 +165,14 @@ public final class CaptureSession {
         s.longData[index] = true;
       }
     }
-    if (type == CommandType.STMT_CLOSE && headLength >= 5) {
-      forget(Bytes.int32(head, 1));
+    if (type == CommandType.STMT_CLOSE && hasId) {
+      forget(id);
     }
     CaptureRun a = capture.active();
     if (a == null) {
-      if (type == CommandType.STMT_EXECUTE && headLength >= 5) {
+      if (type == CommandType.STMT_EXECUTE && hasId) {
         // Connector/J sends parameter types only when they change: follow them between captures.
-        Statement s = statements.get(ExecutePacket.statementId(head));
+        Statement s = statements.get(id);
         if (s != null) {
           readValues(s, head, headLength, length, queryAttributes, IGNORE);
         }
@@ -195,10 +210,9 @@ public final class CaptureSession {
             .sql(sql == null || Sensitive.mayHoldCredentials(sql, escaping) ? null : sql), 0);
       case STMT_EXECUTE:
         {
-          if (headLength < 5) {
+          if (!hasId) {
             return null;
           }
-          int id = ExecutePacket.statementId(head);
           CaptureEvent.Builder b =
               CaptureEvent.builder(connection, micros, CaptureEvent.Kind.EXECUTE).statementId(id);
           Statement s = statements.get(id);
@@ -224,13 +238,13 @@ public final class CaptureSession {
           return pend(a, b.values(values.values()), cost);
         }
       case STMT_RESET:
-        return headLength < 5 ? null
+        return !hasId ? null
             : pend(a, CaptureEvent.builder(connection, micros, CaptureEvent.Kind.RESET)
-                .statementId(Bytes.int32(head, 1)), 0);
+                .statementId(id), 0);
       case STMT_CLOSE:
-        if (headLength >= 5) {
+        if (hasId) {
           finished(pend(a, CaptureEvent.builder(connection, micros, CaptureEvent.Kind.CLOSE)
-              .statementId(Bytes.int32(head, 1)), 0));
+              .statementId(id), 0));
         }
         return null;
       case INIT_DB:

@@ -74,6 +74,23 @@ public enum CommandType {
   }
 
   /** The type of a command byte; never null (unknown bytes give {@link #UNKNOWN}). */
+  /**
+   * Whether the command carries a statement id at payload bytes 1-4 (COM_STMT_EXECUTE, FETCH,
+   * RESET, SEND_LONG_DATA, CLOSE).
+   */
+  public boolean carriesStatementId() {
+    switch (this) {
+      case STMT_EXECUTE:
+      case STMT_FETCH:
+      case STMT_RESET:
+      case STMT_SEND_LONG_DATA:
+      case STMT_CLOSE:
+        return true;
+      default:
+        return false;
+    }
+  }
+
   public static CommandType fromCode(int commandByte) {
     CommandType type = BY_CODE[commandByte & 0xff];
     return type == null ? UNKNOWN : type;

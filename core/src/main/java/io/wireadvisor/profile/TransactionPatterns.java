@@ -75,13 +75,13 @@ final class TransactionPatterns {
    * rows are not counted (yet: see {@link #rows}).
    */
   void executed(ShapeHandle shape, long latencyNanos, long resultRows) {
-    ShapeStats s = shape.stats();
-    if (s.isOverflow() || s.probe() != null || !s.kind().isBusiness()) {
+    if (!shape.judged()) {
       last = -1;
       return;
     }
     business = true;
-    int i = slotOf(shape);
+    // A statement mostly repeats the last one (a loop): its slot then needs no search.
+    int i = last >= 0 && shapes[last].sameShape(shape) ? last : slotOf(shape);
     if (i < 0) {
       if (size == MAX_SHAPES) {
         last = -1;

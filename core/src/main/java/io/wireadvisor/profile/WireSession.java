@@ -143,6 +143,8 @@ public final class WireSession {
   private boolean borrowOutside;
   /** The last statement ended outside a transaction: a run of such statements is open. */
   private boolean outsideRun;
+  /** {@link System#nanoTime()} at which the last command completed ({@link #command}). */
+  private long endNanos = System.nanoTime();
   /** -1: this collector cannot tell the isolation, so statements are not counted by it. */
   private int isolation = -1;
 
@@ -452,6 +454,16 @@ public final class WireSession {
 
   /** One command of {@code type} went out on this connection ({@code latencyNanos} < 0: untimed). */
   public void command(CommandType type, long latencyNanos) {
+    command(type, latencyNanos, System.nanoTime());
+  }
+
+  /**
+   * As {@link #command(CommandType, long)}, with the {@link System#nanoTime()} at which the
+   * command completed ({@code endNanos}, the time the collector took for its latency): the shape
+   * recorded next for this command takes its traffic time from it, reading no clock.
+   */
+  public void command(CommandType type, long latencyNanos, long endNanos) {
+    this.endNanos = endNanos;
     recorder.command(type, latencyNanos);
     if (clientSlot >= 0) {
       recorder.clientCommand(clientSlot, type);
@@ -686,7 +698,7 @@ public final class WireSession {
 
   private void record(
       ShapeHandle shape, Via via, long latencyNanos, int errorCode, String sqlState) {
-    shape.record(via, latencyNanos);
+    shape.record(via, latencyNanos, endNanos);
     shape.recordClient(clientSlot, via);
     if (errorCode != NO_ERROR) {
       shape.record(Via.ERRORS);

@@ -1,12 +1,9 @@
 package io.wireadvisor.proxy;
 
 import io.wireadvisor.profile.CommandType;
-import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
 import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.ServerError;
-import io.wireadvisor.profile.Via;
 import io.wireadvisor.profile.WireSession;
-import io.wireadvisor.sql.Escaping;
 import io.wireadvisor.wire.Bytes;
 import io.wireadvisor.wire.QueryAttributes;
 import io.wireadvisor.wire.Replies;
@@ -55,17 +52,11 @@ final class SessionTracker {
   /** One command waiting for (the rest of) its response; pooled in a ring. */
   private static final class Pending {
     CommandType type;
-    ShapeHandle shape;
-    Via via;
+    /** The command as the recording seam decoded it (its shape, statement, capture event). */
+    final io.wireadvisor.command.CommandRecord record = new io.wireadvisor.command.CommandRecord();
     long startNanos;
     int lastClientSeq;
     boolean responseStarted;
-    /** Statement id -1: the statement prepared last, known only once earlier replies arrived. */
-    boolean lastPrepared;
-    /** The command's capture event, while a capture runs. */
-    io.wireadvisor.capture.CaptureSession.Pending event;
-    /** A COM_STMT_PREPARE's text (kept for a capture until PREPARE_OK names its id). */
-    String sql;
     /** The error code of the ERR that ended the reply, or -1. */
     int errorCode = -1;
     /** The SQLSTATE of that ERR (five characters), or null. */
@@ -85,12 +76,8 @@ final class SessionTracker {
       rowsDone = false;
       status = -1;
       type = null;
-      shape = null;
-      via = null;
+      record.clear();
       responseStarted = false;
-      lastPrepared = false;
-      event = null;
-      sql = null;
       errorCode = -1;
       sqlState = null;
     }
@@ -101,6 +88,11 @@ final class SessionTracker {
   private io.wireadvisor.capture.CaptureSession capture;
   /** The recording rules both collectors share: this tracker only finds the bytes. */
   private final WireSession session;
+  /** The record of a command without a reply (COM_STMT_CLOSE, SEND_LONG_DATA, QUIT), reused. */
+  private final io.wireadvisor.command.CommandRecord noReply =
+      new io.wireadvisor.command.CommandRecord();
+  /** A text's shape: the recorder's, from the text decoded (UTF-8, see QueryPacket). */
+  private final io.wireadvisor.command.CommandRecord.Shapes shapes = this::textShape;
   private final Consumer<String> serverVersionListener;
   /** Told the client's kept connection attributes ({@link ClientAttributes}) at its login. */
   private java.util.function.Function<java.util.Map<String, String>, String> clientListener =
@@ -305,11 +297,7 @@ final class SessionTracker {
     }
     phase = Phase.CLOSED;
     while (ringSize > 0) {
-      Pending p = ring[ringHead];
-      session.command(p.type, -1);
-      if (p.shape != null) {
-        session.recordUnanswered(p.shape, p.via);
-      }
+      ring[ringHead].record.unanswered(session);
       pop();
     }
     session.end();
@@ -474,42 +462,25 @@ final class SessionTracker {
   private void command(int length, int seq, byte[] head, int headLength)
       throws ProtocolException {
     CommandType type = CommandType.fromCode(head[0]);
-    if (capture != null) {
-      switch (type) {
-        case QUIT:
-        case STMT_CLOSE:
-        case STMT_SEND_LONG_DATA:
-          capture.begin(type, head, headLength, length, null, System.nanoTime(), queryAttributes);
-          break;
-        default:
-          break;
-      }
+    if (io.wireadvisor.command.CommandRecord.lacksStatementId(type, headLength)) {
+      throw ProtocolException.malformed(type.wireName() + " without a statement id");
     }
     if (length == Packets.MAX_CHUNK) {
       clientExpectedSeq = (seq + 1) & 0xff; // a continuation chunk follows
     }
     switch (type) {
       case QUIT:
-        session.command(type, -1);
-        return;
       case STMT_CLOSE:
-        {
-          ShapeHandle shape = session.close(statementId(head, headLength));
-          session.command(type, -1);
-          if (shape != null) {
-            session.statementCommand(shape, Via.CLOSES, -1, false);
-          } else {
-            stats.closesOfUnknownStatements.increment();
-          }
-          return;
-        }
       case STMT_SEND_LONG_DATA:
         {
-          ShapeHandle shape = session.statement(statementId(head, headLength));
-          session.command(type, -1);
-          if (shape != null) {
-            session.statementCommand(shape, Via.SEND_LONG_DATA, -1, false);
+          // No reply: recorded as sent, untimed, in the one record these commands need.
+          io.wireadvisor.command.CommandRecord r = noReply.begin(session, capture, shapes, type,
+              head, headLength, length, System.nanoTime(), queryAttributes);
+          r.complete(session, capture, WireSession.NO_ERROR, null, -1, System.nanoTime(), -1, -1);
+          if (type == CommandType.STMT_CLOSE && r.shape() == null) {
+            stats.closesOfUnknownStatements.increment();
           }
+          r.clear();
           return;
         }
       case BINLOG_DUMP:
@@ -545,79 +516,17 @@ final class SessionTracker {
       nameUnnamed(type == CommandType.QUERY ? head : null, headLength);
     }
     Pending p = push(type, seq);
-    // The server reads this command's text in the mode the connection is in now.
-    Escaping escaping = session.escaping();
-    switch (type) {
-      case QUERY:
-        {
-          int offset = QueryAttributes.sqlOffset(head, headLength, queryAttributes);
-          if (offset > 0) {
-            String sql = QueryPacket.sql(head, offset, headLength);
-            p.shape = recorder.shape(sql, escaping);
-            session.sent(p.shape.classification()); // SET sql_mode: until the reply says
-            p.sql = capture == null ? null : sql;
-            p.via = Via.TEXT_EXECUTES;
-          }
-          break;
-        }
-      case STMT_PREPARE:
-        String sql = QueryPacket.sql(head, 1, headLength);
-        p.shape = recorder.shape(sql, escaping);
-        // Kept until PREPARE_OK only for a capture (found in review: kept always, 4,000 pipelined
-        // 60 KB prepares held 249 MB without any capture).
-        p.sql = capture == null ? null : sql;
-        p.via = Via.PREPARES;
-        break;
-      case STMT_EXECUTE:
-        pendingStatement(p, head, headLength, Via.EXECUTES);
-        break;
-      case STMT_FETCH:
-        pendingStatement(p, head, headLength, Via.FETCHES);
-        break;
-      case STMT_RESET:
-        pendingStatement(p, head, headLength, Via.RESETS);
-        break;
-      case CHANGE_USER:
-        clientInAuth = true;
-        // A new session: its mode comes with the next reply, its isolation is the login's.
-        session.sessionReset();
-        break;
-      case RESET_CONNECTION:
-        session.sessionReset();
-        break;
-      default:
-        break;
-    }
-    if (capture != null) {
-      if (length > headLength) {
-        p.sql = null; // not whole: a capture holds no cut statement
-      }
-      p.event = capture.begin(type, head, headLength, length, p.sql, p.startNanos, queryAttributes,
-          escaping);
-    }
-    if (p.type != CommandType.STMT_PREPARE) {
-      p.sql = null; // only a prepare's text waits for its reply
+    // Decoded once (text offset, statement id, shape); a prepare's text is kept until PREPARE_OK
+    // only for a capture (found in review: kept always, 4,000 pipelined 60 KB prepares held
+    // 249 MB without any capture).
+    p.record.begin(session, capture, shapes, type, head, headLength, length, p.startNanos,
+        queryAttributes);
+    if (type == CommandType.CHANGE_USER) {
+      clientInAuth = true;
     }
     if (ringSize == 1) {
       startResponse(p);
     }
-  }
-
-  private void pendingStatement(Pending p, byte[] head, int headLength, Via via)
-      throws ProtocolException {
-    p.via = via;
-    int id = statementId(head, headLength);
-    // MariaDB clients pipeline PREPARE and EXECUTE(-1): resolved when the EXECUTE's turn comes.
-    p.lastPrepared = id == WireSession.LAST_PREPARED_ID;
-    p.shape = p.lastPrepared ? null : session.statement(id);
-  }
-
-  private static int statementId(byte[] head, int headLength) throws ProtocolException {
-    if (headLength < 5) {
-      throw ProtocolException.malformed(
-          CommandType.fromCode(head[0]).wireName() + " without a statement id");
-    }
-    return Bytes.int32(head, 1);
   }
 
   private Pending push(CommandType type, int seq) {
@@ -726,19 +635,16 @@ final class SessionTracker {
   }
 
   private void startResponse(Pending p) {
-    if (p.lastPrepared) {
-      p.shape = session.statement(WireSession.LAST_PREPARED_ID);
-    }
     reader.expectReplyTo(p.type);
   }
 
+  private ProfileRecorder.ShapeHandle textShape(io.wireadvisor.profile.CommandType type, byte[] b,
+      int from, int to, io.wireadvisor.sql.Escaping escaping) {
+    return recorder.shape(QueryPacket.sql(b, from, to), escaping);
+  }
+
   private void prepared(int id, int params, Pending p) {
-    if (p.shape != null) {
-      session.prepared(id, p.shape);
-    }
-    if (capture != null) {
-      capture.prepared(p.event, p.sql, id, params);
-    }
+    p.record.prepared(session, capture, id, params);
   }
 
   private void forgetStatements() {
@@ -771,38 +677,14 @@ final class SessionTracker {
   }
 
   private void complete(boolean error) {
-    if (error) {
-      session.errorReply(); // a SET sql_mode the server refused does not change its mode
-    }
     Pending p = ring[ringHead];
-    long latency = System.nanoTime() - p.startNanos;
-    session.command(p.type, latency);
-    if (p.shape != null) {
-      // The server's code of the ERR, or ServerError.OTHER when the reply was cut before it.
-      int code = !error ? WireSession.NO_ERROR : p.errorCode > 0 ? p.errorCode : ServerError.OTHER;
-      switch (p.via) {
-        case TEXT_EXECUTES:
-          session.query(p.shape, latency, code, p.sqlState);
-          break;
-        case PREPARES:
-          session.prepare(p.shape, latency, code, p.sqlState);
-          break;
-        default:
-          session.statementCommand(p.shape, p.via, latency, code, p.sqlState);
-          break;
-      }
-    }
-    if (!error && (p.type == CommandType.QUERY || p.type == CommandType.STMT_EXECUTE)) {
-      session.result(p.rows, p.status); // rows for the shape, and whether the transaction ended
-    }
+    long now = System.nanoTime();
+    // The server's code of the ERR, or ServerError.OTHER when the reply was cut before it.
+    int code = !error ? WireSession.NO_ERROR : p.errorCode > 0 ? p.errorCode : ServerError.OTHER;
+    p.record.complete(session, capture, code, p.sqlState, now - p.startNanos, now, p.rows,
+        p.status);
     if (p.type == CommandType.STMT_PREPARE && error) {
       stats.preparesFailed.increment();
-    }
-    if (p.type == CommandType.RESET_CONNECTION && !error) {
-      forgetStatements();
-    }
-    if (capture != null) {
-      capture.complete(p.event, error ? p.errorCode : -1, latency);
     }
     pop();
     if (ringSize > 0) {

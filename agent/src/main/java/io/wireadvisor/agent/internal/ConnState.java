@@ -25,6 +25,11 @@ public final class ConnState extends WeakReference<Object> {
   private volatile WireSession session;
   /** This connection's part in captures; null until capture is enabled (see AgentCapture). */
   public io.wireadvisor.capture.CaptureSession capture;
+  /** The record of the command going out now (the agent sees its request and reply together). */
+  public final io.wireadvisor.command.CommandRecord command =
+      new io.wireadvisor.command.CommandRecord();
+  /** How the hooks find this connection's text shapes (theirs to make and set). */
+  public Object shapes;
   /**
    * Whether this connection's configuration is (or will be) recorded. A connection first seen
    * while it connects is described by the constructor advice; one first seen otherwise was open
