@@ -198,9 +198,13 @@ class CommandRecordTest {
     ShapeHandle prepared = recorder.shape("SELECT v FROM t WHERE id = ?");
     session.prepared(7, prepared);
     byte[] execute = statementPacket(23, 7, 4);
-    // Warm rounds first: the tables the session and recorder grow to their working set once (a
-    // full test run measured 30 KB in the second of two rounds, not reproduced alone).
-    for (int warm = 0; warm < 4; warm++) {
+    // Rounds of 20,000 commands until one allocates under 4 KiB, at most 20: a per-command
+    // allocation (16 bytes or more an object) would show in every round as 320 KB or more, while
+    // the one-off growth of the session's and recorder's tables and code not yet compiled by C2
+    // (no escape analysis) show only in the first rounds. `.ci/run` once measured 29 KB in
+    // the fourth round; alone the second round is already clean.
+    long least = Long.MAX_VALUE;
+    for (int round = 0; round < 20 && least >= 4096; round++) {
       long start = mx.getThreadAllocatedBytes(id);
       for (int i = 0; i < 10_000; i++) {
         record.begin(session, null, cached, CommandType.QUERY, query, query.length, query.length, i,
@@ -210,10 +214,8 @@ class CommandRecordTest {
                 execute.length, i, false)
             .complete(session, null, WireSession.NO_ERROR, null, 1_000, i, -1, 0);
       }
-      long allocated = mx.getThreadAllocatedBytes(id) - start;
-      if (warm == 3) {
-        assertThat(allocated).as("20,000 commands").isLessThan(4096);
-      }
+      least = Math.min(least, mx.getThreadAllocatedBytes(id) - start);
     }
+    assertThat(least).as("the least any round of 20,000 commands allocated").isLessThan(4096);
   }
 }
