@@ -287,6 +287,23 @@ public final class Hooks {
   }
 
   /**
+   * The driver read an OK result after a result set of the same reply (a multi-statement query, a
+   * CALL): {@code status}, the flags it left in the driver's server session, ends the reply. Only a
+   * reply whose earlier result said more would follow is changed ({@code
+   * WireSession.followingResult}); an OK that was the reply's first packet was seen at the command.
+   */
+  public static void followingResult(Object protocol, int status) {
+    if (!active || protocol == null) {
+      return;
+    }
+    ConnState conn = CONNECTIONS.get(protocol);
+    if (conn == null || conn.closed) {
+      return;
+    }
+    conn.sessionIn(window).followingResult(status);
+  }
+
+  /**
    * The connection's part in captures (only once capture is enabled: off, the command path pays
    * one null check), or null; it names the driver once the connection is described.
    */

@@ -139,6 +139,11 @@ public final class WireSession {
   private final TransactionPatterns transaction = new TransactionPatterns();
   /** The shape of the last execution recorded, to which {@link #result} adds rows; else null. */
   private ShapeHandle lastExecuted;
+  /**
+   * A result of {@link #lastExecuted} was heard with more to follow (a multi-statement query or a
+   * CALL): its rows were taken, and the transaction is judged at the last result's status.
+   */
+  private boolean resultsFollow;
   /** This borrow (since the last {@link #borrowEnded}) ran a business statement outside a transaction. */
   private boolean borrowOutside;
   /** The last statement ended outside a transaction: a run of such statements is open. */
@@ -470,6 +475,7 @@ public final class WireSession {
     }
     connection.command();
     lastExecuted = null;
+    resultsFollow = false;
   }
 
   /**
@@ -481,12 +487,34 @@ public final class WireSession {
    * ends the transaction (a statement under autocommit is one on its own), and its patterns are
    * judged.
    */
+  /**
+   * The status of a result that came after one with {@code SERVER_MORE_RESULTS_EXISTS} and was
+   * heard on its own (the agent: an OK that ends a multi-statement reply): judged as {@link
+   * #result}'s last status; ignored when no earlier result of the last execution said more would
+   * follow, so an OK already judged at its command is not judged twice.
+   */
+  public void followingResult(int status) {
+    if (resultsFollow) {
+      result(-1, status);
+    }
+  }
+
   public void result(long rows, int status) {
     ShapeHandle executed = lastExecuted;
-    if (rows >= 0 && executed != null) {
+    if (rows >= 0 && executed != null && !resultsFollow) {
       executed.recordRows(rows);
       transaction.rows(rows);
     }
+    if (status >= 0 && (status & Replies.SERVER_MORE_RESULTS_EXISTS) != 0) {
+      // The agent hears every result of a multi-statement query or a CALL, the proxy only the
+      // reply's last status: the rows are the first result's (as the proxy counts them) and the
+      // transaction is judged at the last result, for both. Found by OneTrafficTwoCollectorsIT:
+      // "select ?; select ?; update ..." under autocommit was outside a transaction for the proxy
+      // and not for the agent.
+      resultsFollow = true;
+      return;
+    }
+    resultsFollow = false;
     lastExecuted = null;
     if (status >= 0 && (status & Replies.SERVER_STATUS_IN_TRANS) == 0) {
       if (outsideTransaction(executed, status)) {
@@ -742,6 +770,7 @@ public final class WireSession {
     }
     transaction.executed(shape, latencyNanos, -1);
     lastExecuted = shape;
+    resultsFollow = false;
     if (kind == StatementKind.COMMIT || kind == StatementKind.ROLLBACK) {
       transaction.end(recorder);
     }

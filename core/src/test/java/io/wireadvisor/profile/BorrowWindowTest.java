@@ -54,6 +54,32 @@ class BorrowWindowTest {
     return recorder.snapshot().shape(h.digest());
   }
 
+  /**
+   * A multi-statement query under autocommit ("select ?; select ?; update ..."): the agent hears
+   * each result (the first two with SERVER_MORE_RESULTS_EXISTS), the proxy only the last status.
+   * Both count it as one execution outside a transaction, with the first result's rows.
+   */
+  @Test
+  void aMultiResultReplyIsJudgedAtItsLastResultWithTheFirstResultsRows() {
+    int more = AUTOCOMMIT_IDLE | 0x0008;
+    ShapeHandle multi = recorder.shape("SELECT 1; SELECT 2; UPDATE acct SET bal = bal WHERE id = 1");
+    session.command(CommandType.QUERY, 1_000);
+    session.query(multi, 1_000, WireSession.NO_ERROR, null);
+    session.result(1, more); // as the agent: each result
+    session.result(3, more);
+    session.result(-1, AUTOCOMMIT_IDLE);
+    ShapeHandle proxied = recorder.shape("SELECT 3 FROM t2; UPDATE acct2 SET bal = bal WHERE id = 2");
+    session.command(CommandType.QUERY, 1_000);
+    session.query(proxied, 1_000, WireSession.NO_ERROR, null);
+    session.result(1, AUTOCOMMIT_IDLE); // as the proxy: the first result's rows, the last status
+    TrafficProfile p = recorder.snapshot();
+    assertThat(p.shape(multi.digest()).count(Via.OUTSIDE_TRANSACTION)).isEqualTo(1);
+    assertThat(p.shape(proxied.digest()).count(Via.OUTSIDE_TRANSACTION)).isEqualTo(1);
+    assertThat(p.shape(multi.digest()).rows()).isEqualTo(p.shape(proxied.digest()).rows()).isEqualTo(1);
+    assertThat(p.transactions()).isEqualTo(2);
+    assertThat(p.outsideTransactionRuns()).isEqualTo(1);
+  }
+
   @Test
   void borrowsThatRanStatementsOutsideTransactionsAreCounted() {
     autocommitLoads(2);
