@@ -67,13 +67,13 @@ public final class Advisor {
     List<Recommendation> recommendations = new ArrayList<>();
     List<Withheld> withheld = new ArrayList<>();
     for (Rule rule : RULES) {
-      Recommendation r = rule.evaluate(profile, server);
-      if (r != null) {
-        recommendations.add(r);
+      // Withheld also when the rule fired: what it left out below its minimums (e.g. a statement
+      // TiDB's plan cache refused once, beside those refused often enough to advise on) is named.
+      Rule.Judgment j = rule.judge(profile, server);
+      if (j.recommendation() != null) {
+        recommendations.add(j.recommendation());
       }
-      // Also when the rule fired: what it left out below its minimums (e.g. a statement TiDB's plan
-      // cache refused once, beside those refused often enough to advise on) is still named.
-      withheld.addAll(rule.withheld(profile, server));
+      withheld.addAll(j.withheld());
     }
     Estimates estimates = new Estimates(profile, server);
     List<Recommendation> ranked = estimates.ranked(recommendations);

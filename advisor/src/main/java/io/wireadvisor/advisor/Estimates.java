@@ -502,8 +502,8 @@ final class Estimates {
         Math.min(Math.max(saved, cpu.secondsSaved), measured),
         jdbcUrls(),
         notEstimated(ranked, cpu),
-        cpu.line).withBusinessStatementsAfter(
-            Math.max(0, w.businessExecutions - shapes.statementsRemoved));
+        w.businessExecutions - shapes.statementsRemoved,
+        cpu.line);
   }
 
   /** True for the changes whose commands {@link ShapesAfter} models (they remove statements). */

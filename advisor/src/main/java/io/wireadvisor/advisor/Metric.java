@@ -161,11 +161,6 @@ public enum Metric {
    */
   STATE_CHANGES_AND_ROLLBACKS_PER_STATEMENT("autocommit/read-only SETs and ROLLBACKs per statement") {
     @Override
-    public double compute(TrafficProfile p) {
-      return Workload.ratio(count(p), Workload.of(p).businessExecutions);
-    }
-
-    @Override
     public long count(TrafficProfile p) {
       long n = 0;
       for (ShapeStats s : p.shapes().values()) {
@@ -183,22 +178,12 @@ public enum Metric {
    */
   N_PLUS_ONE_PER_STATEMENT("N+1 executions per statement") {
     @Override
-    public double compute(TrafficProfile p) {
-      return Workload.ratio(count(p), Workload.of(p).businessExecutions);
-    }
-
-    @Override
     public long count(TrafficProfile p) {
       return patternExecutions(p, io.wireadvisor.profile.PatternStats.Kind.N_PLUS_ONE);
     }
   },
   /** UPDATE-after-INSERT executions per business statement (as {@link #N_PLUS_ONE_PER_STATEMENT}). */
   INSERT_THEN_UPDATE_PER_STATEMENT("UPDATE-after-INSERT executions per statement") {
-    @Override
-    public double compute(TrafficProfile p) {
-      return Workload.ratio(count(p), Workload.of(p).businessExecutions);
-    }
-
     @Override
     public long count(TrafficProfile p) {
       return patternExecutions(p, io.wireadvisor.profile.PatternStats.Kind.INSERT_THEN_UPDATE);
@@ -211,6 +196,18 @@ public enum Metric {
    */
   public long count(TrafficProfile p) {
     return -1;
+  }
+
+  /**
+   * The value on a profile; NaN when its denominator is zero. A metric that counts executions is
+   * that count per business statement; the others override this.
+   */
+  public double compute(TrafficProfile p) {
+    long n = count(p);
+    if (n < 0) {
+      throw new IllegalStateException(name() + " neither counts executions nor computes its ratio");
+    }
+    return Workload.ratio(n, Workload.of(p).businessExecutions);
   }
 
   static long patternExecutions(TrafficProfile p, io.wireadvisor.profile.PatternStats.Kind kind) {
@@ -235,9 +232,6 @@ public enum Metric {
   public String label() {
     return label;
   }
-
-  /** The value on a profile; NaN when its denominator is zero. */
-  public abstract double compute(TrafficProfile profile);
 
   /** A value formatted for reports: "n/a" for NaN, else two decimals. */
   public static String format(double v) {

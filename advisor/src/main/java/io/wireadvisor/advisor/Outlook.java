@@ -49,23 +49,10 @@ public final class Outlook {
    * @param notEstimated gains the advised changes bring that {@code secondsSaved} does not count,
    *     one short phrase each (e.g. the driver's own CPU per statement): the first screen names them;
    *     may be empty
-   */
-  public Outlook(
-      double windowSeconds,
-      String server,
-      ServerKind serverKind,
-      long businessStatements,
-      Map<String, Long> commandsNow,
-      Map<String, Long> commandsAfter,
-      double measuredSeconds,
-      double secondsSaved,
-      java.util.List<String> jdbcUrls,
-      java.util.List<String> notEstimated) {
-    this(windowSeconds, server, serverKind, businessStatements, commandsNow, commandsAfter, measuredSeconds,
-        secondsSaved, jdbcUrls, notEstimated, null);
-  }
-
-  /**
+   * @param businessStatementsAfter business statements after every recommendation (estimated):
+   *     fewer than now when a change removes statements (N+1 loads batched, batches rewritten into
+   *     multi-row statements), so that round trips per statement after divide by the statements
+   *     that remain
    * @param cpuLine what the CPU-bound model found (the host's busy share, CPU per statement, what
    *     the changes free), or null when the host was not CPU-bound or its CPU not measured
    */
@@ -80,6 +67,7 @@ public final class Outlook {
       double secondsSaved,
       java.util.List<String> jdbcUrls,
       java.util.List<String> notEstimated,
+      long businessStatementsAfter,
       String cpuLine) {
     this.cpuLine = cpuLine;
     this.notEstimated = java.util.Collections.unmodifiableList(new java.util.ArrayList<String>(notEstimated));
@@ -92,31 +80,7 @@ public final class Outlook {
     this.measuredSeconds = measuredSeconds;
     this.secondsSaved = Math.max(0, secondsSaved);
     this.jdbcUrls = java.util.Collections.unmodifiableList(new java.util.ArrayList<String>(jdbcUrls));
-    this.businessStatementsAfter = businessStatements;
-  }
-
-  private Outlook(Outlook o, long businessStatementsAfter) {
-    this.windowSeconds = o.windowSeconds;
-    this.server = o.server;
-    this.serverKind = o.serverKind;
-    this.businessStatements = o.businessStatements;
-    this.commandsNow = o.commandsNow;
-    this.commandsAfter = o.commandsAfter;
-    this.measuredSeconds = o.measuredSeconds;
-    this.secondsSaved = o.secondsSaved;
-    this.jdbcUrls = o.jdbcUrls;
-    this.notEstimated = o.notEstimated;
-    this.cpuLine = o.cpuLine;
     this.businessStatementsAfter = Math.max(0, businessStatementsAfter);
-  }
-
-  /**
-   * This outlook with the business statements estimated after the advice: fewer than now when a
-   * change removes statements (N+1 loads batched, batches rewritten into multi-row statements),
-   * so that round trips per statement after divide by the statements that remain.
-   */
-  public Outlook withBusinessStatementsAfter(long statements) {
-    return new Outlook(this, statements);
   }
 
   /** Business statements after every recommendation (estimated). */

@@ -8,7 +8,6 @@ import io.wireadvisor.server.StatementSummary;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -56,6 +55,8 @@ public final class PlanCacheRefusedRule implements Rule {
     long hits;
     /** This profile's executions of the statement (text and prepared), in the profile's window. */
     long profileExecutions;
+    /** This profile's prepared executions that could have reused a cached plan ({@link #reusable}). */
+    long prepared;
 
     Refused(String shape, String reason, PlanCacheRefusal why) {
       this.shape = shape;
@@ -75,6 +76,14 @@ public final class PlanCacheRefusedRule implements Rule {
     /** TiDB refused it without a reason in the summary (only SHOW WARNINGS after EXECUTE says why). */
     boolean silent() {
       return reason == null && why == PlanCacheRefusal.SILENT;
+    }
+
+    /**
+     * At least {@code minRefusals} refusals TiDB recorded or, without a reason, never from the cache
+     * in at least {@code minSilent} executions, in the summary and in this profile's prepared ones.
+     */
+    boolean atLeast(long minRefusals, long minSilent) {
+      return silent() ? hits == 0 && executions >= minSilent && prepared >= minSilent : refusals >= minRefusals;
     }
   }
 
@@ -125,25 +134,22 @@ public final class PlanCacheRefusedRule implements Rule {
         r.add(st);
       }
     }
-    List<Refused> out = new ArrayList<Refused>();
-    for (Refused r : byShape.values()) {
-      if (r.refusals >= minRefusals) {
-        out.add(r);
-      }
-    }
     // Prepared, executed often enough, never from the plan cache, and no reason recorded: TiDB
     // refused it at EXECUTE. A statement also refused with a reason in another schema is named once.
+    List<Refused> candidates = new ArrayList<Refused>(byShape.values());
     for (Refused r : silent.values()) {
-      if (!byShape.containsKey(r.shape)
-          && r.hits == 0
-          && r.executions >= minSilent
-          && prepared.get(r.shape) >= minSilent) {
-        out.add(r);
+      if (!byShape.containsKey(r.shape)) {
+        candidates.add(r);
       }
     }
-    for (Refused r : out) {
+    List<Refused> out = new ArrayList<Refused>();
+    for (Refused r : candidates) {
+      r.prepared = prepared.get(r.shape);
       Long n = ran.get(r.shape);
       r.profileExecutions = n == null ? 0 : n;
+      if (r.atLeast(minRefusals, minSilent)) {
+        out.add(r);
+      }
     }
     Collections.sort(out, (a, b) -> Long.compare(b.refusals, a.refusals));
     return out;
@@ -296,19 +302,15 @@ public final class PlanCacheRefusedRule implements Rule {
     int refusedCount = 0;
     long mostSilent = 0;
     int silentCount = 0;
-    // The rule may have fired for others: those it advised on are not withheld.
-    Set<String> advised = new HashSet<String>();
-    for (Refused r : refused(profile, server, MIN_REFUSALS)) {
-      advised.add(r.shape);
-    }
     List<Refused> few = new ArrayList<Refused>();
     for (Refused r : refused(profile, server, 1, 2)) {
-      if (advised.contains(r.shape)) {
+      // The rule may have fired for others: those it advised on are not withheld.
+      if (r.atLeast(MIN_REFUSALS, MIN_SILENT_EXECUTIONS)) {
         continue;
       }
       if (r.silent()) {
         silentCount++;
-        mostSilent = Math.max(mostSilent, Math.min(r.executions, prepared(profile, server, r.shape)));
+        mostSilent = Math.max(mostSilent, Math.min(r.executions, r.prepared));
       } else {
         refusedCount++;
         mostRefused = Math.max(mostRefused, r.refusals);
@@ -338,16 +340,6 @@ public final class PlanCacheRefusedRule implements Rule {
           MIN_SILENT_EXECUTIONS + " prepared executions of one statement", "at most " + mostSilent));
     }
     return out;
-  }
-
-  private static long prepared(TrafficProfile profile, ServerView server, String digestText) {
-    long n = 0;
-    for (ShapeStats s : profile.shapes().values()) {
-      if (s.digestText().equals(digestText)) {
-        n += reusable(s, server);
-      }
-    }
-    return n;
   }
 
   /**

@@ -18,12 +18,41 @@ public interface Rule {
   Recommendation evaluate(TrafficProfile profile, ServerView server);
 
   /**
-   * Called when {@link #evaluate} did not fire: what the rule could not judge for lack of traffic
-   * or facts, with the minimum it needs ({@link Evidence}); empty when it did not fire because
-   * there is nothing to change.
+   * What the rule could not judge for lack of traffic or facts, with the minimum it needs ({@link
+   * Evidence}); asked also when {@link #evaluate} fired, for what it left out below its minimums;
+   * empty when there is nothing more to change.
    */
   default List<Withheld> withheld(TrafficProfile profile, ServerView server) {
     return Collections.emptyList();
+  }
+
+  /**
+   * Both answers at once, as {@link Advisor} asks for them. A rule whose recommendation and
+   * withheld items come from one judgment of the profile overrides this, so that the judgment is
+   * made once.
+   */
+  default Judgment judge(TrafficProfile profile, ServerView server) {
+    return new Judgment(evaluate(profile, server), withheld(profile, server));
+  }
+
+  /** A rule's recommendation (null when it did not fire) and what it withheld. */
+  final class Judgment {
+    private final Recommendation recommendation;
+    private final List<Withheld> withheld;
+
+    public Judgment(Recommendation recommendation, List<Withheld> withheld) {
+      this.recommendation = recommendation;
+      this.withheld = Collections.unmodifiableList(new java.util.ArrayList<Withheld>(withheld));
+    }
+
+    /** The recommendation, or null. */
+    public Recommendation recommendation() {
+      return recommendation;
+    }
+
+    public List<Withheld> withheld() {
+      return withheld;
+    }
   }
 
   /**

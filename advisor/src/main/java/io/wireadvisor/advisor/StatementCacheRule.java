@@ -26,22 +26,29 @@ public final class StatementCacheRule implements Rule {
   /** On a Connector/J whose statement cache resets, the advice it withholds ({@link DriverUpgradeRule}). */
   @Override
   public List<Withheld> withheld(TrafficProfile profile, ServerView server) {
-    ServerVersion driver = ConnectorJ.resettingDriver(profile);
-    if (driver == null || judge(profile) == null) {
-      return Collections.emptyList();
-    }
-    return Collections.singletonList(Withheld.because(ID, "the statement cache (cachePrepStmts)",
-        ConnectorJ.resetReason(driver) + "; upgrade first (rule " + DriverUpgradeRule.ID + ")",
-        "Connector/J " + ConnectorJ.RESET_FIXED + " or later", driver.toString()));
+    return judge(profile, server).withheld();
   }
 
   @Override
   public Recommendation evaluate(TrafficProfile profile, ServerView server) {
-    return ConnectorJ.resettingDriver(profile) != null ? null : judge(profile);
+    return judge(profile, server).recommendation();
   }
 
-  /** The recommendation whatever the driver version ({@link #evaluate} checks that first). */
-  private Recommendation judge(TrafficProfile profile) {
+  /** The recommendation is made once; on a resetting driver it is withheld instead. */
+  @Override
+  public Judgment judge(TrafficProfile profile, ServerView server) {
+    Recommendation r = recommend(profile);
+    ServerVersion driver = ConnectorJ.resettingDriver(profile);
+    if (r == null || driver == null) {
+      return new Judgment(r, Collections.<Withheld>emptyList());
+    }
+    return new Judgment(null, Collections.singletonList(Withheld.because(ID, "the statement cache (cachePrepStmts)",
+        ConnectorJ.resetReason(driver) + "; upgrade first (rule " + DriverUpgradeRule.ID + ")",
+        "Connector/J " + ConnectorJ.RESET_FIXED + " or later", driver.toString())));
+  }
+
+  /** The recommendation whatever the driver version ({@link #judge} checks that after). */
+  private Recommendation recommend(TrafficProfile profile) {
     Workload w = Workload.of(profile);
     JdbcSettings jdbc = JdbcSettings.of(profile);
     if (!(w.prepares > 0 || TextProtocolRule.textProtocolDominates(w, jdbc))) {

@@ -26,7 +26,7 @@ public final class TableCacheRule implements Rule {
   /**
    * Writes wait for the cache lease: only tables written less often than this qualify. Above it a
    * table is left out silently; below it, a table the traffic writes at all is named as withheld
-   * (see {@link #judge}), because each write waits up to the lease.
+   * (see {@link #find}), because each write waits up to the lease.
    */
   static final double MAX_WRITES_PER_MINUTE = 10;
   /** Reads per minute from which caching pays. */
@@ -49,7 +49,7 @@ public final class TableCacheRule implements Rule {
   }
 
   /** What the rule found: the tables to cache and what it could not judge. */
-  private static final class Judgment {
+  private static final class Findings {
     final List<Usage> candidates = new ArrayList<>();
     final List<Withheld> withheld = new ArrayList<>();
     int unknown;
@@ -58,13 +58,26 @@ public final class TableCacheRule implements Rule {
 
   @Override
   public List<Withheld> withheld(TrafficProfile profile, ServerView server) {
-    return server == null || !server.isTiDBAtLeast(6, 0)
-        ? Collections.<Withheld>emptyList()
-        : judge(profile, server).withheld;
+    return judge(profile, server).withheld();
   }
 
-  private static Judgment judge(TrafficProfile profile, ServerView server) {
-    Judgment j = new Judgment();
+  @Override
+  public Recommendation evaluate(TrafficProfile profile, ServerView server) {
+    return judge(profile, server).recommendation();
+  }
+
+  /** The tables are found once; the recommendation and what was withheld both come from them. */
+  @Override
+  public Judgment judge(TrafficProfile profile, ServerView server) {
+    if (server == null || !server.isTiDBAtLeast(6, 0)) {
+      return new Judgment(null, Collections.<Withheld>emptyList());
+    }
+    Findings f = find(profile, server);
+    return new Judgment(recommend(profile, f), f.withheld);
+  }
+
+  private static Findings find(TrafficProfile profile, ServerView server) {
+    Findings j = new Findings();
     if (profile.trafficSeconds() < Evidence.MIN_WINDOW_SECONDS) {
       j.withheld.add(new Withheld(ID, "which tables to cache",
           "a window of at least " + (long) Evidence.MIN_WINDOW_SECONDS + " s",
@@ -144,12 +157,7 @@ public final class TableCacheRule implements Rule {
     return j;
   }
 
-  @Override
-  public Recommendation evaluate(TrafficProfile profile, ServerView server) {
-    if (server == null || !server.isTiDBAtLeast(6, 0)) {
-      return null;
-    }
-    Judgment j = judge(profile, server);
+  private static Recommendation recommend(TrafficProfile profile, Findings j) {
     List<Usage> candidates = j.candidates;
     int unknown = j.unknown;
     int unquotable = j.unquotable;
