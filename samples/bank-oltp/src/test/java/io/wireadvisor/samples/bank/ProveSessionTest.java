@@ -58,4 +58,37 @@ class ProveSessionTest {
       assertThat(s.jdbcUrl()).isEqualTo(POOL);
     });
   }
+
+  private static ScenarioOutcome window(int scenario, double statementsPerSecond) {
+    io.wireadvisor.profile.Histogram h = new io.wireadvisor.profile.Histogram(io.wireadvisor.profile.Histogram.COUNT_PRECISION);
+    h.record(1000);
+    long statements = Math.round(statementsPerSecond * 10);
+    Workload.Result r = new Workload.Result(10, statements / 8, statements, statements, 0, 0, 0, java.util.List.of(), h, h, Map.of());
+    return new ScenarioOutcome(Scenarios.load().byId(scenario), r, Map.of(), java.util.Set.of(), "test", null, null,
+        java.util.List.of(), null);
+  }
+
+  private static ScenarioRuns runs(int scenario, double... statementsPerSecond) {
+    java.util.List<ScenarioOutcome> l = new java.util.ArrayList<>();
+    for (double v : statementsPerSecond) {
+      l.add(window(scenario, v));
+    }
+    return new ScenarioRuns(l);
+  }
+
+  @Test
+  void aShortfallCountsAsReachedOnlyWithinTheSpreadOfTheWindows() {
+    // Best (S7) median 1000, final 880: 12% short.
+    ProveSession.Comparison quiet =
+        new ProveSession.Comparison(runs(6, 875, 880, 885), java.util.List.of(runs(5, 700, 710, 720), runs(7, 995, 1000, 1005)));
+    assertThat(quiet.ratioToBest()).isCloseTo(0.88, org.assertj.core.data.Offset.offset(1e-9));
+    assertThat(quiet.reaches(0.9)).as("windows 1% apart: a 12% shortfall is real").isFalse();
+    assertThat(quiet.reaches(0.85)).isTrue();
+    ProveSession.Comparison noisy =
+        new ProveSession.Comparison(runs(6, 800, 880, 960), java.util.List.of(runs(7, 990, 1000, 1010)));
+    assertThat(noisy.reaches(0.9)).as("the final's windows spread 18%: 12% short is noise").isTrue();
+    ProveSession.Comparison failed =
+        new ProveSession.Comparison(runs(6, 880), java.util.List.of(runs(7, 1000)));
+    assertThat(failed.reaches(0.9)).as("one window each: no spread to excuse it").isFalse();
+  }
 }
