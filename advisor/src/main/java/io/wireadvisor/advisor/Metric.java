@@ -91,14 +91,14 @@ public enum Metric {
    */
   STATE_CHANGES_PER_STATEMENT("autocommit/read-only SETs per statement") {
     @Override
-    public double compute(TrafficProfile p) {
+    public long count(TrafficProfile p) {
       long n = 0;
       for (ShapeStats s : p.shapes().values()) {
         if (s.probe() == ProbeKind.AUTOCOMMIT_SET || s.probe() == ProbeKind.READ_ONLY_SET) {
           n += s.executions();
         }
       }
-      return Workload.ratio(n, Workload.of(p).businessExecutions);
+      return n;
     }
   },
   /**
@@ -107,25 +107,25 @@ public enum Metric {
    */
   REJECTED_STATE_CHANGES_PER_STATEMENT("rejected session-state statements per statement") {
     @Override
-    public double compute(TrafficProfile p) {
+    public long count(TrafficProfile p) {
       long n = 0;
       for (ShapeStats s : p.shapes().values()) {
         if (s.probe() != null) {
           n += s.count(Via.ERRORS);
         }
       }
-      return Workload.ratio(n, Workload.of(p).businessExecutions);
+      return n;
     }
   },
   /** ERR replies of any statement per business statement. */
   ERRORS_PER_STATEMENT("ERR replies per statement") {
     @Override
-    public double compute(TrafficProfile p) {
+    public long count(TrafficProfile p) {
       long n = 0;
       for (ShapeStats s : p.shapes().values()) {
         n += s.count(Via.ERRORS);
       }
-      return Workload.ratio(n, Workload.of(p).businessExecutions);
+      return n;
     }
   },
   /**
