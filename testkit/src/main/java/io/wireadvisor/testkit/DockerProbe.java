@@ -138,13 +138,25 @@ final class DockerProbe {
     String client = "Testcontainers " + org.testcontainers.DockerClientFactory.TESTCONTAINERS_VERSION;
     try {
       boolean ok = timed(() -> org.testcontainers.DockerClientFactory.instance().isDockerAvailable(), TIMEOUT_SECONDS);
-      return ok ? null : (engineWords.isEmpty() ? "Docker" : engineWords) + " answers, but " + client
-          + " cannot use it (see its log: DOCKER_HOST, TLS or context settings it cannot follow)" + containerHint();
+      return ok ? null : unusableWords(engineWords, client) + containerHint();
     } catch (TimeoutException e) {
       return client + " did not get an answer from Docker within " + TIMEOUT_SECONDS + " s" + containerHint();
     } catch (Exception e) {
       return client + " cannot use Docker: " + rootMessage(e) + containerHint();
     }
+  }
+
+  /**
+   * What to say when Testcontainers finds no usable engine: with {@code engineWords} empty the
+   * testkit located no engine of its own either (a DOCKER_HOST or socket it cannot read), so it
+   * does not claim one answers.
+   */
+  static String unusableWords(String engineWords, String client) {
+    return engineWords.isEmpty()
+        ? client + " found no Docker engine it can use (DOCKER_HOST " + (isBlank(System.getenv("DOCKER_HOST")) ? "unset" : "set")
+            + "; see its log for the strategies it tried)"
+        : engineWords + " answers, but " + client
+            + " cannot use it (see its log: DOCKER_HOST, TLS or context settings it cannot follow)";
   }
 
   /**
