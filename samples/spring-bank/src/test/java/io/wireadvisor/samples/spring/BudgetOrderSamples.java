@@ -32,16 +32,12 @@ final class BudgetOrderSamples {
     r.add("spring.datasource.hikari.minimum-idle", () -> "1");
   }
 
-  /** Two SELECTs by id in the test transaction: the same work in both classes. */
-  static void work(AccountRepository accounts) {
-    accounts.findById(1L).orElseThrow();
-    accounts.findById(2L).orElseThrow();
-  }
-
-  @WireBudget(maxRoundTripsPerStatement = 1.0)
-  @DataJpaTest
-  @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
-  static class BudgetBeforeSpring {
+  /**
+   * Two SELECTs by id in the test transaction: the same work, database and test method in every
+   * class below, which differ only in their class annotations (Spring finds the inherited
+   * {@code @DynamicPropertySource}, JUnit the inherited {@code @Test}).
+   */
+  abstract static class ReadsTwoAccounts {
     @Autowired AccountRepository accounts;
 
     @DynamicPropertySource
@@ -51,42 +47,24 @@ final class BudgetOrderSamples {
 
     @Test
     void readsTwoAccounts() {
-      work(accounts);
+      accounts.findById(1L).orElseThrow();
+      accounts.findById(2L).orElseThrow();
     }
   }
+
+  @WireBudget(maxRoundTripsPerStatement = 1.0)
+  @DataJpaTest
+  @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
+  static class BudgetBeforeSpring extends ReadsTwoAccounts {}
 
   @DataJpaTest
   @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
   @WireBudget(maxRoundTripsPerStatement = 1.0)
-  static class BudgetAfterSpring {
-    @Autowired AccountRepository accounts;
-
-    @DynamicPropertySource
-    static void db(DynamicPropertyRegistry r) {
-      database(r);
-    }
-
-    @Test
-    void readsTwoAccounts() {
-      work(accounts);
-    }
-  }
+  static class BudgetAfterSpring extends ReadsTwoAccounts {}
 
   /** Control: a budget the two SELECTs and the transaction keep, in the "after" order. */
   @DataJpaTest
   @AutoConfigureTestDatabase(replace = AutoConfigureTestDatabase.Replace.NONE)
   @WireBudget(maxRoundTripsPerStatement = 6.0)
-  static class GenerousBudgetAfterSpring {
-    @Autowired AccountRepository accounts;
-
-    @DynamicPropertySource
-    static void db(DynamicPropertyRegistry r) {
-      database(r);
-    }
-
-    @Test
-    void readsTwoAccounts() {
-      work(accounts);
-    }
-  }
+  static class GenerousBudgetAfterSpring extends ReadsTwoAccounts {}
 }
