@@ -49,6 +49,29 @@ class ClientLanguageIT {
     LeakRecorder.assertNoLeaks();
   }
 
+  private static void assumePyMySql() throws Exception {
+    Run probe = run(List.of("python3", "-c", "import pymysql"), null, null);
+    Assumptions.assumeTrue(probe.exit == 0,
+        "python3 cannot import pymysql (bin/ensure-sql-clients installs it): " + probe.output);
+  }
+
+  /**
+   * A PyMySQL program that connects through argv (port, user, database; the password from
+   * {@code WA_PW}, never the command line) and runs {@code body}'s lines REPEATS times, {@code i}
+   * the round.
+   */
+  private static String pyMySqlLoop(String... body) {
+    StringBuilder sb = new StringBuilder("import os, sys, pymysql\n"
+        + "c = pymysql.connect(host='127.0.0.1', port=int(sys.argv[1]), user=sys.argv[2],"
+        + " password=os.environ['WA_PW'], database=sys.argv[3], ssl_disabled=True)\n"
+        + "cur = c.cursor()\n"
+        + "for i in range(" + REPEATS + "):\n");
+    for (String line : body) {
+      sb.append("    ").append(line).append('\n');
+    }
+    return sb.append("c.close()\n").toString();
+  }
+
   @Test
   void theMysqlCliIsToldToPrepareInSql() throws Exception {
     Run version = run(List.of("mysql", "--version"), null, null);
@@ -94,19 +117,10 @@ class ClientLanguageIT {
 
   @Test
   void pyMySqlIsToldItCannotPrepare() throws Exception {
-    Run probe = run(List.of("python3", "-c", "import pymysql"), null, null);
-    Assumptions.assumeTrue(probe.exit == 0,
-        "python3 cannot import pymysql (bin/ensure-sql-clients installs it): " + probe.output);
+    assumePyMySql();
     try (ProxiedServer p = proxy()) {
       String db = table("client_pymysql");
-      String script =
-          "import os, sys, pymysql\n"
-              + "c = pymysql.connect(host='127.0.0.1', port=int(sys.argv[1]), user=sys.argv[2],"
-              + " password=os.environ['WA_PW'], database=sys.argv[3], ssl_disabled=True)\n"
-              + "cur = c.cursor()\n"
-              + "for i in range(" + REPEATS + "):\n"
-              + "    cur.execute('SELECT v FROM t WHERE id = %s', (i % 10,)); cur.fetchall()\n"
-              + "c.close()\n";
+      String script = pyMySqlLoop("cur.execute('SELECT v FROM t WHERE id = %s', (i % 10,)); cur.fetchall()");
       Run r = run(List.of("python3", "-c", script, String.valueOf(p.proxy.port()), server.user(),
           db), null, server.password());
       assertThat(r.exit).as(r.output).isZero();
@@ -276,20 +290,11 @@ class ClientLanguageIT {
 
   @Test
   void mixedTrafficOfConnectorJAndPyMySqlIsToldPerClient() throws Exception {
-    Run probe = run(List.of("python3", "-c", "import pymysql"), null, null);
-    Assumptions.assumeTrue(probe.exit == 0,
-        "python3 cannot import pymysql (bin/ensure-sql-clients installs it): " + probe.output);
+    assumePyMySql();
     try (ProxiedServer p = proxy()) {
       String db = table("client_mixed");
-      String script =
-          "import os, sys, pymysql\n"
-              + "c = pymysql.connect(host='127.0.0.1', port=int(sys.argv[1]), user=sys.argv[2],"
-              + " password=os.environ['WA_PW'], database=sys.argv[3], ssl_disabled=True)\n"
-              + "cur = c.cursor()\n"
-              + "for i in range(" + REPEATS + "):\n"
-              + "    cur.execute('SELECT v FROM t WHERE id = %s', (i % 10,)); cur.fetchall()\n"
-              + "    cur.execute('SELECT id FROM t WHERE v = %s', ('a',)); cur.fetchall()\n"
-              + "c.close()\n";
+      String script = pyMySqlLoop("cur.execute('SELECT v FROM t WHERE id = %s', (i % 10,)); cur.fetchall()",
+          "cur.execute('SELECT id FROM t WHERE v = %s', ('a',)); cur.fetchall()");
       // Both at once: the Python process runs while Connector/J sends its statements.
       java.util.concurrent.CompletableFuture<Run> python =
           java.util.concurrent.CompletableFuture.supplyAsync(() -> {
