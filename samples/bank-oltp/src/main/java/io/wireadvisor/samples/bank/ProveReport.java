@@ -2,6 +2,7 @@ package io.wireadvisor.samples.bank;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.wireadvisor.advisor.Outlook;
 import io.wireadvisor.advisor.Recommendation;
 import io.wireadvisor.testkit.Commands;
 import java.io.IOException;
@@ -159,6 +160,10 @@ public final class ProveReport {
     if (result.steps().size() > 1) {
       l.add("Overall: " + change(last.statementsPerSecond(), base.statementsPerSecond())
           + " business statements/s, step 0 to step " + last.index());
+      String first = firstScreenLine();
+      if (first != null) {
+        l.add(first);
+      }
     }
     ProveConfig c = result.finalConfig();
     l.add("Final JDBC URL: " + finalUrl);
@@ -168,6 +173,51 @@ public final class ProveReport {
     l.add("Cached tables: " + (c.cachedTables().isEmpty() ? "(none)" : c.cachedTables().size() + " " + c.cachedTables()));
     l.addAll(comparisonLines());
     return l;
+  }
+
+  /**
+   * The first screen's estimated saving on the baseline's profile (the share of the time waited on
+   * the wire, the CPU-bound model's when it applied) beside the time per business statement the
+   * path measured, step 0 to the last step: issue 25's comparison from one window. Null when
+   * either is missing.
+   */
+  FirstScreen firstScreen() {
+    Prover.Step base = result.baseline();
+    Prover.Step last = result.last();
+    if (result.steps().size() < 2 || base.advice() == null || base.advice().analysis().outlook() == null) {
+      return null;
+    }
+    Outlook o = base.advice().analysis().outlook();
+    double before = base.statementsPerSecond();
+    double after = last.statementsPerSecond();
+    if (!(o.measuredSeconds() > 0) || !(before > 0) || !(after > 0)) {
+      return null;
+    }
+    return new FirstScreen(o.secondsSaved() / o.measuredSeconds(), o.cpuLine(), 1 - before / after, last.index());
+  }
+
+  /**
+   * @param estimated the first screen's saving at step 0, a share of the time on the wire
+   * @param cpuLine the CPU-bound model's line, or null when it did not apply
+   * @param measured the time per business statement saved from step 0 to step {@code toStep}: 1 - stmt/s before / after
+   */
+  record FirstScreen(double estimated, String cpuLine, double measured, int toStep) {
+    /** Estimated over measured: 1 is exact, below 1 an underestimate. */
+    double ratio() {
+      return measured == 0 ? Double.NaN : estimated / measured;
+    }
+  }
+
+  private String firstScreenLine() {
+    FirstScreen f = firstScreen();
+    if (f == null) {
+      return null;
+    }
+    return String.format(Locale.ROOT,
+        "First screen at step 0: estimated saving %.1f%% of the time on the wire%s; measured, step 0 to step %d: %.1f%% %s"
+            + " time per business statement (estimate / measured = %.2f)",
+        f.estimated() * 100, f.cpuLine() == null ? "" : " (CPU-bound model)", f.toStep(), Math.abs(f.measured()) * 100,
+        f.measured() >= 0 ? "less" : "more", f.ratio());
   }
 
   private static List<String> dataSourceLines(ProveConfig c) {
@@ -337,6 +387,18 @@ public final class ProveReport {
     Prover.Step last = result.last();
     fin.put("changeVsBaseline", result.steps().size() > 1 ? ratio(last, result.baseline()) : null);
     root.put("final", fin);
+    FirstScreen f = firstScreen();
+    if (f != null) {
+      Map<String, Object> fs = new LinkedHashMap<>();
+      fs.put("estimatedSavingShare", f.estimated());
+      fs.put("cpuBound", f.cpuLine());
+      fs.put("measuredLessTimePerStatement", f.measured());
+      fs.put("toStep", f.toStep());
+      fs.put("estimatedOverMeasured", Double.isNaN(f.ratio()) ? null : f.ratio());
+      root.put("firstScreen", fs);
+    } else {
+      root.put("firstScreen", null);
+    }
     return root;
   }
 

@@ -226,6 +226,11 @@ public final class ProveSession {
     profile.shapes().values().forEach(p::addShape);
     profile.probes().forEach(p::addProbe);
     p.connections().add(profile.connections());
+    // The window's CPU (the application's, the host's, the server's): the advisor's CPU-bound model
+    // needs it, and it belongs to the window, not to a source.
+    if (profile.cpu() != null) {
+      p.addCpu(profile.cpu());
+    }
     return p;
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.wireadvisor.profile.CommandStats;
 import io.wireadvisor.profile.CommandType;
+import io.wireadvisor.profile.CpuUsage;
 import io.wireadvisor.profile.Source;
 import io.wireadvisor.profile.TrafficProfile;
 import java.util.Map;
@@ -38,6 +39,19 @@ class ProveSessionTest {
     assertThat(filtered.sources()).singleElement().satisfies(s -> assertThat(s.properties()).containsEntry("prepStmtCacheSize", "250"));
     // Traffic is kept whole.
     assertThat(filtered.count(CommandType.STMT_EXECUTE)).isEqualTo(500);
+  }
+
+  @Test
+  void keepsTheWindowsCpuForTheCpuBoundModel() {
+    // prove's first screens had no CPU-bound line: the filtered profile lost the window's cpu.
+    Source pool = source(POOL, Map.of("useServerPrepStmts", "false"));
+    TrafficProfile p = profile(pool, source("jdbc:mysql://127.0.0.1:3306/", Map.of()));
+    CpuUsage cpu = new CpuUsage(20_000_000_000L, 3_000_000_000L, 2, 39_900_000_000L, 40_000_000_000L)
+        .withServerNanos(14_000_000_000L);
+    p.addCpu(cpu);
+    TrafficProfile filtered = ProveSession.poolOnly(p, POOL, ProveConfig.baseline("useServerPrepStmts=false"), "READ-COMMITTED");
+    assertThat(filtered).isNotSameAs(p);
+    assertThat(filtered.cpu()).isEqualTo(cpu);
   }
 
   @Test

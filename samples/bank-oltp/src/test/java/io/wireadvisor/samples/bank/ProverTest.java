@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Change;
+import io.wireadvisor.advisor.Outlook;
 import io.wireadvisor.advisor.ProfileSummary;
 import io.wireadvisor.advisor.Recommendation;
 import io.wireadvisor.advisor.Severity;
@@ -123,6 +124,40 @@ class ProverTest {
     assertThat(report.terminal()).contains("step 0: only 100 business statements in 10 s (fewer than the 2,000 asked for)");
     ProveReport enough = new ProveReport("x", "u", new Workload.Settings(1, Duration.ZERO, Duration.ofSeconds(1), 1, 1, 100), "a", r);
     assertThat(enough.terminal()).doesNotContain("fewer than");
+  }
+
+  /** The first screen of step 0 beside the measured gain: issue 25's comparison, from the same window. */
+  @Test
+  void theReportPutsTheBaselinesFirstScreenBesideTheMeasuredGain() throws Exception {
+    Outlook first = new Outlook(20, "TIDB test", Outlook.ServerKind.TIDB, 4000, Map.of("COM_QUERY", 5000L),
+        Map.of("COM_STMT_EXECUTE", 4000L), 80, 20, List.of(), List.of(), 4000, "host 100% busy (2 cores) over the window: ...");
+    ProveConfig[] measured = new ProveConfig[1];
+    Prover.Bench bench = (step, config) -> {
+      measured[0] = config;
+      return outcome(step, step == 0 ? 300 : 750);
+    };
+    Prover.Analyst analyst = profile -> {
+      boolean base = measured[0].property("useServerPrepStmts").equals("false");
+      List<Recommendation> recs = base
+          ? List.of(rec("server-prepared-statements", Change.builder().jdbc("useServerPrepStmts", "true").build()))
+          : List.of();
+      return new Prover.Advice(new Analysis(ProfileSummary.of(profile), null, recs, base ? first : null, List.of(), List.of(),
+          Map.of()), Map.of());
+    };
+    Prover.Result r = new Prover(bench, analyst, serverSide::add, "bank", 3, log::add)
+        .run(ProveConfig.baseline("useServerPrepStmts=false"));
+    ProveReport report = new ProveReport("x", "u", new Workload.Settings(1, Duration.ZERO, Duration.ofSeconds(1), 1, 1), "a", r);
+    // 20 s of 80 s on the wire is 25%; 300 -> 750 stmt/s is 60% less time per statement.
+    assertThat(report.terminal()).contains("First screen at step 0: estimated saving 25.0% of the time on the wire (CPU-bound"
+        + " model); measured, step 0 to step 1: 60.0% less time per business statement (estimate / measured = 0.42)");
+    String json = report.jsonText();
+    assertThat(json).contains("\"estimatedSavingShare\" : 0.25", "\"measuredLessTimePerStatement\" : 0.6", "\"toStep\" : 1",
+        "\"cpuBound\" : \"host 100% busy");
+    // A baseline analysis without an outlook (or a single step) has no comparison to make.
+    ProveReport none = new ProveReport("x", "u", new Workload.Settings(1, Duration.ZERO, Duration.ofSeconds(1), 1, 1), "a",
+        prove(3, c -> List.of(), 300));
+    assertThat(none.terminal()).doesNotContain("First screen");
+    assertThat(none.jsonText()).contains("\"firstScreen\" : null");
   }
 
   @Test
