@@ -172,9 +172,11 @@ public final class StatementPatternRule implements Rule {
       risk.append("Join fetch returns the parent columns once per child row (more bytes) and"
           + " cannot be combined with pagination of a collection in the database (Hibernate then"
           + " pages in memory); batch fetching loads children that a transaction may not use."
-          + " On TiDB, Hibernate pads the IN lists with NULLs unless"
-          + " hibernate.query.in_clause_parameter_padding is set, and TiDB's plan cache may"
-          + " refuse such statements (see tidb-plan-cache-refused). ");
+          + " On TiDB, Hibernate pads batch-fetch IN lists with NULLs up to the batch size"
+          + " (hibernate.query.in_clause_parameter_padding does not change that), and TiDB's plan"
+          + " cache refuses those statements ('NULL may be converted to INT', see"
+          + " tidb-plan-cache-refused): each is optimized at every execution, while the round trips"
+          + " still fall; join fetch has no IN list. ");
     }
     if (updates > 0) {
       change.note("UPDATE after INSERT: make the association bidirectional, owned by the child:"

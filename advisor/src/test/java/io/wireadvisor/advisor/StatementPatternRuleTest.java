@@ -89,6 +89,11 @@ class StatementPatternRuleTest {
     assertThat(r.change().notes()).anySatisfy(n -> assertThat(n).contains("join fetch")
         .contains("@EntityGraph").contains("@BatchSize"));
     assertThat(r.change().notes()).anySatisfy(n -> assertThat(n).contains("mappedBy"));
+    // Measured on spring-petclinic-rest (Hibernate 7.4.1, TiDB v8.4): with batch fetching the IN
+    // lists are NULL-padded and refused by the plan cache, in_clause_parameter_padding or not.
+    assertThat(r.risk()).contains("NULL may be converted to INT")
+        .contains("hibernate.query.in_clause_parameter_padding does not change that")
+        .doesNotContain("unless");
     // Saving: 50 loads become one statement per transaction (10), the 32 UPDATEs go.
     assertThat(r.saving().roundTripsBefore()).isEqualTo(82);
     assertThat(r.saving().roundTripsAfter()).isEqualTo(10);
