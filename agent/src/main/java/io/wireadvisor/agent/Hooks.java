@@ -199,6 +199,33 @@ public final class Hooks {
     }
     // Not cleared: the next command's begin sets every field again.
     record.complete(session, cs, error, state, latency, end, -1, status);
+    if (session.resultsFollow() != conn.resultsFollow) {
+      resultsFollow(conn, session);
+    }
+  }
+
+  /**
+   * Connections whose session waits for a reply's further results ({@link
+   * WireSession#resultsFollow}: a multi-statement query or a CALL, between its first result and
+   * its last), as far as the hooks saw: {@link #followingResult}, called for every OK result the
+   * driver reads (every DML statement's), looks its connection up only while this is not 0. Kept
+   * by each connection's thread on a change of its session's flag, so it never misses a waiting
+   * session; a connection that ends while waiting (aborted, collected) may leave it high, which
+   * only costs the lookup again.
+   */
+  private static final java.util.concurrent.atomic.AtomicInteger RESULTS_FOLLOW =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /** Connections waiting for further results of a reply, as {@link #RESULTS_FOLLOW} counts them. */
+  static int resultsFollowing() {
+    return RESULTS_FOLLOW.get();
+  }
+
+  /** The session's {@link WireSession#resultsFollow} changed: the tally follows. */
+  private static void resultsFollow(ConnState conn, WireSession session) {
+    boolean now = session.resultsFollow();
+    conn.resultsFollow = now;
+    RESULTS_FOLLOW.addAndGet(now ? 1 : -1);
   }
 
   /**
@@ -339,7 +366,11 @@ public final class Hooks {
     if (conn == null || conn.closed) {
       return;
     }
-    conn.sessionIn(window).result(rows, status);
+    WireSession session = conn.sessionIn(window);
+    session.result(rows, status);
+    if (session.resultsFollow() != conn.resultsFollow) {
+      resultsFollow(conn, session);
+    }
   }
 
   /**
@@ -347,16 +378,22 @@ public final class Hooks {
    * CALL): {@code status}, the flags it left in the driver's server session, ends the reply. Only a
    * reply whose earlier result said more would follow is changed ({@code
    * WireSession.followingResult}); an OK that was the reply's first packet was seen at the command.
+   * That is every DML statement's OK: while no session waits for further results ({@link
+   * #RESULTS_FOLLOW}), it returns after one read, without looking its connection up.
    */
   public static void followingResult(Object protocol, int status) {
-    if (!active || protocol == null) {
+    if (RESULTS_FOLLOW.get() == 0 || !active || protocol == null) {
       return;
     }
     ConnState conn = CONNECTIONS.get(protocol);
     if (conn == null || conn.closed) {
       return;
     }
-    conn.sessionIn(window).followingResult(status);
+    WireSession session = conn.sessionIn(window);
+    session.followingResult(status);
+    if (session.resultsFollow() != conn.resultsFollow) {
+      resultsFollow(conn, session);
+    }
   }
 
   /**
@@ -445,6 +482,9 @@ public final class Hooks {
       CaptureSession cs = conn.capture;
       conn.command.begin(session, cs, null, CommandType.QUIT, QUIT_PAYLOAD, 1, 1, startNanos, false)
           .complete(session, cs, WireSession.NO_ERROR, null, latency, startNanos + latency, -1, -1);
+      if (session.resultsFollow() != conn.resultsFollow) {
+        resultsFollow(conn, session); // the session's last reply ends unheard
+      }
       conn.command.clear();
       describeAtClose(conn);
     }

@@ -507,6 +507,14 @@ public final class WireSession {
     }
   }
 
+  /**
+   * Whether a result of the last execution said more would follow and the last has not been heard
+   * yet: only then does {@link #followingResult} change anything.
+   */
+  public boolean resultsFollow() {
+    return resultsFollow;
+  }
+
   public void result(long rows, int status) {
     ShapeHandle executed = executedValid ? lastExecuted : null;
     if (rows >= 0 && executed != null && !resultsFollow) {
