@@ -149,32 +149,21 @@ public final class Hooks {
     if (!active || buf == null || len < 1 || len > buf.length) {
       return;
     }
+    long end = System.nanoTime();
+    long latency = end - startNanos;
     // The server's code and SQLSTATE of a failed command: from the driver's exception, else from
     // an ERR reply at hand; an I/O failure has none (ServerError.OTHER).
-    int error = WireSession.NO_ERROR;
-    String state = null;
-    if (failed) {
-      int fromReply = response == null ? -1 : Replies.errCode(response, response.length);
-      error = errorCode > 0 ? errorCode : fromReply > 0 ? fromReply : ServerError.OTHER;
-      state = sqlState != null ? sqlState
-          : fromReply > 0 ? Replies.errSqlState(response, response.length) : null;
-    }
-    long latency = System.nanoTime() - startNanos;
-    int code = buf[0] & 0xff;
-    CommandType type = CommandType.fromCode(code);
+    int error = failed ? errorCode(response, errorCode) : WireSession.NO_ERROR;
+    String state = failed ? sqlState(response, sqlState) : null;
+    CommandType type = CommandType.fromCode(buf[0]);
     Window w = window;
 
     ConnState conn = CONNECTIONS.getOrCreate(protocol);
-    if (conn != null && conn.closed) {
-      // Closed without COM_QUIT. The driver reuses the protocol object when it reconnects
-      // (createNewIO): a command while connecting belongs to a new physical connection; any other
-      // is a straggler of the closed one (in flight when another thread aborted it, say).
-      conn = Causes.inConnect() ? CONNECTIONS.reopen(protocol) : null;
-    }
-    if (conn == null) {
-      w.recorder.command(type, latency); // not tracked per connection (table full, straggler)
-      untracked(w, type, buf, len, latency, error, state, queryAttributes);
-      return;
+    if (conn == null || conn.closed) {
+      conn = unusual(protocol, conn, w, type, buf, len, latency, error, state, queryAttributes);
+      if (conn == null) {
+        return;
+      }
     }
     WireSession session = conn.sessionIn(w);
     if (!conn.described) {
@@ -183,35 +172,128 @@ public final class Hooks {
     ConnDescription d = conn.description;
     session.isolation(d == null ? UNKNOWN_ISOLATION : d.isolationIndex);
     // The one seam both collectors go through: the command decoded once, then recorded.
-    CaptureSession cs = capture(conn);
+    CaptureSession cs = conn.capture;
+    if (cs == null ? AgentCapture.get().enabled() : !cs.namesDriver()) {
+      cs = capture(conn);
+    }
     WindowShapes shapes = (WindowShapes) conn.shapes;
     if (shapes == null) {
       shapes = new WindowShapes();
       conn.shapes = shapes;
     }
-    shapes.window = w;
+    if (shapes.window != w) {
+      shapes.window = w; // after a reset: a store only then, not every command
+    }
     CommandRecord record = conn.command.begin(session, cs, shapes, type, buf, len, len,
         startNanos, queryAttributes);
+    if (!conn.registered) {
+      registerIfBusiness(conn, record);
+    }
+    // What the first reply packet says: a PREPARE_OK's statement, an OK's status flags. A result
+    // set's rows and final status come later, from resultSet.
+    int status = -1;
+    if (response != null && response.length > 0) {
+      status = afterReply(session, cs, record, type, response, failed);
+    } else if (type == CommandType.RESET_CONNECTION || type == CommandType.CHANGE_USER) {
+      session.escapingReset(); // a new session state: not known until a reply tells
+    }
+    // Not cleared: the next command's begin sets every field again.
+    record.complete(session, cs, error, state, latency, end, -1, status);
+    if (session.resultsFollow() != conn.resultsFollow) {
+      resultsFollow(conn, session);
+    }
+  }
+
+  /**
+   * Connections whose session waits for a reply's further results ({@link
+   * WireSession#resultsFollow}: a multi-statement query or a CALL, between its first result and
+   * its last), as far as the hooks saw: {@link #followingResult}, called for every OK result the
+   * driver reads (every DML statement's), looks its connection up only while this is not 0. Kept
+   * by each connection's thread on a change of its session's flag, so it never misses a waiting
+   * session; a connection that ends while waiting (aborted, collected) may leave it high, which
+   * only costs the lookup again.
+   */
+  private static final java.util.concurrent.atomic.AtomicInteger RESULTS_FOLLOW =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /** Connections waiting for further results of a reply, as {@link #RESULTS_FOLLOW} counts them. */
+  static int resultsFollowing() {
+    return RESULTS_FOLLOW.get();
+  }
+
+  /** The session's {@link WireSession#resultsFollow} changed: the tally follows. */
+  private static void resultsFollow(ConnState conn, WireSession session) {
+    boolean now = session.resultsFollow();
+    conn.resultsFollow = now;
+    RESULTS_FOLLOW.addAndGet(now ? 1 : -1);
+  }
+
+  /**
+   * The connection of a command is not tracked (the table is full) or was closed without COM_QUIT:
+   * the driver reuses the protocol object when it reconnects (createNewIO), so a command while
+   * connecting belongs to a new physical connection (returned); any other is a straggler of the
+   * closed one (in flight when another thread aborted it, say), counted by type and shape only.
+   */
+  private static ConnState unusual(Object protocol, ConnState conn, Window w, CommandType type,
+      byte[] buf, int len, long latency, int error, String state, boolean queryAttributes) {
+    ConnState fresh = conn != null && Causes.inConnect() ? CONNECTIONS.reopen(protocol) : null;
+    if (fresh != null) {
+      return fresh;
+    }
+    w.recorder.command(type, latency); // not tracked per connection (table full, straggler)
+    untracked(w, type, buf, len, latency, error, state, queryAttributes);
+    return null;
+  }
+
+  /** The server's code of a failed command: the driver's exception's, the ERR reply's, or OTHER. */
+  private static int errorCode(byte[] response, int errorCode) {
+    if (errorCode > 0) {
+      return errorCode;
+    }
+    int fromReply = response == null ? -1 : Replies.errCode(response, response.length);
+    return fromReply > 0 ? fromReply : ServerError.OTHER;
+  }
+
+  /** The SQLSTATE of a failed command: the driver's exception's, else the ERR reply's, or null. */
+  private static String sqlState(byte[] response, String sqlState) {
+    if (sqlState != null) {
+      return sqlState;
+    }
+    int fromReply = response == null ? -1 : Replies.errCode(response, response.length);
+    return fromReply > 0 ? Replies.errSqlState(response, response.length) : null;
+  }
+
+  /**
+   * The connection's description is not registered as a source: the command registers it if it is
+   * a business statement the application ran.
+   */
+  private static void registerIfBusiness(ConnState conn, CommandRecord record) {
     ShapeHandle shape = record.shape();
     Via via = record.via();
-    if (shape != null && !conn.registered
+    if (shape != null
         && (via == Via.TEXT_EXECUTES || via == Via.PREPARES || via == Via.EXECUTES)) {
       business(conn, shape);
     }
-    escapingAfter(session, type, response);
+  }
+
+  /**
+   * The first reply packet of a command, at hand: what it tells the session of the connection's
+   * escaping mode ({@link #escapingAfter}), a PREPARE_OK's statement; returns an OK's status flags
+   * (whether the transaction ended), -1 for any other packet.
+   */
+  private static int afterReply(WireSession session, CaptureSession cs, CommandRecord record,
+      CommandType type, byte[] response, boolean failed) {
+    // An OK's status flags, read once: the escaping mode and whether the transaction ended.
+    int ok = response[0] == Replies.OK ? Replies.okStatusOrUnknown(response, response.length) : -1;
+    escapingAfter(session, type, response, ok);
     // Only a PREPARE_OK gives the connection a statement (and a server-side cache entry): a
     // failed prepare is counted as a command and an error, not as a prepared statement.
-    if (type == CommandType.STMT_PREPARE && !failed && response != null
+    if (type == CommandType.STMT_PREPARE && !failed
         && Replies.isPrepareOk(response, response.length)) {
       record.prepared(session, cs, Replies.preparedId(response),
           response.length >= 9 ? Replies.preparedParams(response) : -1);
     }
-    // An OK reply ends the command: its status tells whether the transaction ended. A result
-    // set's rows and final status come later, from resultSet.
-    int status = !failed && response != null && response.length > 0 && response[0] == Replies.OK
-        ? Replies.okStatusOrUnknown(response, response.length) : -1;
-    // Not cleared: the next command's begin sets every field again.
-    record.complete(session, cs, error, state, latency, startNanos + latency, -1, status);
+    return failed ? -1 : ok;
   }
 
   /**
@@ -248,7 +330,8 @@ public final class Hooks {
    * is not known until a reply tells. A result set's status comes in its last packet, which the
    * hook does not see: the mode stays as the texts left it.
    */
-  private static void escapingAfter(WireSession session, CommandType type, byte[] response) {
+  private static void escapingAfter(WireSession session, CommandType type, byte[] response,
+      int okStatus) {
     switch (type) {
       case RESET_CONNECTION:
       case CHANGE_USER:
@@ -263,7 +346,7 @@ public final class Hooks {
         return;
     }
     if (response != null && response.length > 0 && response[0] == Replies.OK) {
-      session.serverStatus(Replies.okStatusOrUnknown(response, response.length));
+      session.serverStatus(okStatus);
     } else if (response != null && response.length > 0 && (response[0] & 0xFF) == Replies.ERR) {
       session.errorReply(); // a SET sql_mode the server refused does not change its mode
     }
@@ -283,7 +366,11 @@ public final class Hooks {
     if (conn == null || conn.closed) {
       return;
     }
-    conn.sessionIn(window).result(rows, status);
+    WireSession session = conn.sessionIn(window);
+    session.result(rows, status);
+    if (session.resultsFollow() != conn.resultsFollow) {
+      resultsFollow(conn, session);
+    }
   }
 
   /**
@@ -291,16 +378,22 @@ public final class Hooks {
    * CALL): {@code status}, the flags it left in the driver's server session, ends the reply. Only a
    * reply whose earlier result said more would follow is changed ({@code
    * WireSession.followingResult}); an OK that was the reply's first packet was seen at the command.
+   * That is every DML statement's OK: while no session waits for further results ({@link
+   * #RESULTS_FOLLOW}), it returns after one read, without looking its connection up.
    */
   public static void followingResult(Object protocol, int status) {
-    if (!active || protocol == null) {
+    if (RESULTS_FOLLOW.get() == 0 || !active || protocol == null) {
       return;
     }
     ConnState conn = CONNECTIONS.get(protocol);
     if (conn == null || conn.closed) {
       return;
     }
-    conn.sessionIn(window).followingResult(status);
+    WireSession session = conn.sessionIn(window);
+    session.followingResult(status);
+    if (session.resultsFollow() != conn.resultsFollow) {
+      resultsFollow(conn, session);
+    }
   }
 
   /**
@@ -389,6 +482,9 @@ public final class Hooks {
       CaptureSession cs = conn.capture;
       conn.command.begin(session, cs, null, CommandType.QUIT, QUIT_PAYLOAD, 1, 1, startNanos, false)
           .complete(session, cs, WireSession.NO_ERROR, null, latency, startNanos + latency, -1, -1);
+      if (session.resultsFollow() != conn.resultsFollow) {
+        resultsFollow(conn, session); // the session's last reply ends unheard
+      }
       conn.command.clear();
       describeAtClose(conn);
     }

@@ -28,7 +28,8 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
  *     io.wireadvisor.agent.CommandHookBenchmark -prof gc
  * </pre>
  *
- * ({@code -prof gc} reports {@code gc.alloc.rate.norm}: bytes allocated per command.)
+ * ({@code -prof gc} reports {@code gc.alloc.rate.norm}: bytes allocated per command.) On a busy
+ * machine compare builds with {@link CommandHookCpuTime}, which runs these cases by CPU time.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -47,6 +48,9 @@ public class CommandHookBenchmark {
   private final byte[][] literals = new byte[1024][];
   private int next;
   private byte[] close;
+  private byte[] update;
+  /** The OK of an UPDATE under autocommit: one row affected, status SERVER_STATUS_AUTOCOMMIT. */
+  private final byte[] updateOk = {0, 1, 0, 2, 0, 0, 0};
 
   @Setup
   public void setUp() {
@@ -65,6 +69,7 @@ public class CommandHookBenchmark {
     Hooks.command(connection, prepare, prepare.length, System.nanoTime(), prepareOk, false, false);
     execute = new byte[] {23, 7, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 3, 0, 42, 0, 0, 0};
     close = new byte[] {25, 99, 0, 0, 0};
+    update = packet(3, "UPDATE t SET v = v + 1 WHERE id = 42");
     for (int i = 0; i < literals.length; i++) {
       literals[i] = packet(3, "SELECT v FROM t WHERE id = " + (1_000_000 + i * 7919));
     }
@@ -110,6 +115,24 @@ public class CommandHookBenchmark {
   @Benchmark
   public void comStmtCloseUnknownId() {
     Hooks.command(connection, close, close.length, System.nanoTime(), null, false, false);
+  }
+
+  /**
+   * A DML statement as the driver runs it: {@code sendCommand} returns its OK (the exit advice's
+   * {@link Hooks#command} with that packet), then {@code TextResultsetReader.read} turns the OK into
+   * a result without rows, whose exit advice calls {@link Hooks#followingResult} with the status
+   * the OK left in the driver's server session.
+   */
+  @Benchmark
+  public void comQueryDmlWithOk() {
+    Hooks.command(connection, update, update.length, System.nanoTime(), updateOk, false, false);
+    Hooks.followingResult(connection, 2);
+  }
+
+  /** {@link Hooks#followingResult} alone, for an OK that was its reply's first packet. */
+  @Benchmark
+  public void followingResultAfterOk() {
+    Hooks.followingResult(connection, 2);
   }
 
   public static void main(String[] args) throws Exception {

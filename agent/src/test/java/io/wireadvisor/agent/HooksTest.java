@@ -146,4 +146,53 @@ class HooksTest {
       Hooks.reset();
     }
   }
+
+  @Test
+  void anOkAfterAResultSetEndsItsMultiStatementReplyAndNoOtherOkIsLookedUp() {
+    Hooks.activate();
+    try {
+      Hooks.reset();
+      int before = Hooks.resultsFollowing(); // the JVM is shared: relative to what others left
+      Object conn = new Object();
+      byte[] multi = query("SELECT v FROM t WHERE id = 1; UPDATE t SET v = 2 WHERE id = 1");
+      byte[] columns = {1}; // a result set's first packet: its column count
+      Hooks.command(conn, multi, multi.length, System.nanoTime(), columns, false, false);
+      Hooks.resultSet(conn, 1, 0x0002 | 0x0008); // the SELECT's row; more results follow
+      assertThat(Hooks.resultsFollowing()).isEqualTo(before + 1);
+      assertThat(outsideTransaction()).as("judged at the reply's last result").isZero();
+      Hooks.followingResult(conn, 0x0002); // the UPDATE's OK ends the reply, under autocommit
+      assertThat(outsideTransaction()).isEqualTo(1);
+      assertThat(Hooks.resultsFollowing()).isEqualTo(before);
+
+      // A DML statement's OK, its reply's first packet, was judged at its command: the following
+      // result call that every OK result gets changes nothing (and finds nobody waiting).
+      byte[] update = query("UPDATE t SET v = 3 WHERE id = 2");
+      Hooks.command(conn, update, update.length, System.nanoTime(), ok(0x0002), false, false);
+      Hooks.followingResult(conn, 0x0002);
+      assertThat(outsideTransaction()).isEqualTo(2);
+
+      // A reply that ends early (an ERR after the first result): the next command ends the wait.
+      Hooks.command(conn, multi, multi.length, System.nanoTime(), columns, false, false);
+      Hooks.resultSet(conn, 1, 0x0002 | 0x0008);
+      assertThat(Hooks.resultsFollowing()).isEqualTo(before + 1);
+      Hooks.command(conn, update, update.length, System.nanoTime(), ok(0x0002), false, false);
+      assertThat(Hooks.resultsFollowing()).isEqualTo(before);
+      // So does COM_QUIT.
+      Hooks.command(conn, multi, multi.length, System.nanoTime(), columns, false, false);
+      Hooks.resultSet(conn, 1, 0x0002 | 0x0008);
+      Hooks.quit(conn, System.nanoTime());
+      assertThat(Hooks.resultsFollowing()).isEqualTo(before);
+    } finally {
+      Hooks.deactivate();
+      Hooks.reset();
+    }
+  }
+
+  private static long outsideTransaction() {
+    long n = 0;
+    for (io.wireadvisor.profile.ShapeStats s : Hooks.window().recorder.snapshot().shapes().values()) {
+      n += s.count(io.wireadvisor.profile.Via.OUTSIDE_TRANSACTION);
+    }
+    return n;
+  }
 }

@@ -29,6 +29,15 @@ import java.nio.charset.StandardCharsets;
  * Used by one thread at a time, as its connection is.
  */
 public final class CommandRecord {
+  /**
+   * Loads {@link CaptureSession} with this class: C2 does not inline a method whose signature
+   * names a class not loaded yet, and without a capture nothing else loads it, so {@link #begin}
+   * (and the agent's hook around it) would stay a call in every collector that never captures,
+   * depending on whether C2 compiled the hook before something else loaded the class (found in
+   * CommandHookBenchmark's {@code -XX:+PrintInlining}: "unloaded signature classes").
+   */
+  private static final Class<?> CAPTURE_SESSION = CaptureSession.class;
+
   /** Accounted bytes of one record (object header, fields), not counting a prepare's kept text. */
   public static final long ACCOUNTED_BYTES = 96;
   /** {@link #statementId()} of a command that carries none. */
@@ -101,33 +110,59 @@ public final class CommandRecord {
   public CommandRecord begin(WireSession session, CaptureSession capture, Shapes shapes,
       CommandType type, byte[] head, int headLength, int length, long startNanos,
       boolean queryAttributes) {
-    this.type = type;
+    // References are stored only when they change (a connection mostly repeats its command):
+    // each store pays the collector's write barrier, a load and compare do not.
+    if (this.type != type) {
+      this.type = type;
+    }
     this.startNanos = startNanos;
     // The server reads this command's text in the mode the connection is in now.
     Escaping e = session.escaping();
-    this.escaping = e;
+    if (this.escaping != e) {
+      this.escaping = e;
+    }
+    // The two commands that carry nearly all traffic first; every other type out of line, so the
+    // hot path stays small enough for the JIT to inline it into the collector's hook.
+    if (type == CommandType.QUERY) {
+      int off = QueryAttributes.sqlOffset(head, headLength, queryAttributes);
+      this.sqlOffset = off;
+      this.statementId = NO_STATEMENT;
+      if (off > 0) {
+        ShapeHandle s = shapes.shape(type, head, off, headLength, e);
+        shapeAndVia(s, Via.TEXT_EXECUTES);
+        session.sent(s.classification()); // SET sql_mode: until the reply says
+      } else { // not readable: counted by type only
+        shapeAndVia(null, null);
+      }
+    } else if (type == CommandType.STMT_EXECUTE) {
+      int id = statementId(head, headLength);
+      this.sqlOffset = -1;
+      this.statementId = id;
+      shapeAndVia(statement(session, id), Via.EXECUTES);
+    } else {
+      beginOther(session, shapes, type, head, headLength, e);
+    }
+    if (capture != null) {
+      beginCapture(capture, head, headLength, length, queryAttributes);
+    } else if (event != null || sql != null) {
+      event = null; // kept from a command a capture took; none takes this one
+      sql = null;
+    }
+    return this;
+  }
+
+  /** {@link #begin} of a command other than COM_QUERY and COM_STMT_EXECUTE. */
+  private void beginOther(WireSession session, Shapes shapes, CommandType type, byte[] head,
+      int headLength, Escaping e) {
     int off = -1;
     int id = NO_STATEMENT;
     Via v = null;
     ShapeHandle s = null;
     switch (type) {
-      case QUERY:
-        off = QueryAttributes.sqlOffset(head, headLength, queryAttributes);
-        if (off > 0) {
-          v = Via.TEXT_EXECUTES;
-          s = shapes.shape(type, head, off, headLength, e);
-          session.sent(s.classification()); // SET sql_mode: until the reply says
-        } // else not readable: counted by type only
-        break;
       case STMT_PREPARE:
         off = 1;
         v = Via.PREPARES;
         s = shapes.shape(type, head, 1, headLength, e);
-        break;
-      case STMT_EXECUTE:
-        v = Via.EXECUTES;
-        id = statementId(head, headLength);
-        s = statement(session, id);
         break;
       case STMT_FETCH:
       case STMT_RESET:
@@ -151,14 +186,16 @@ public final class CommandRecord {
     }
     this.sqlOffset = off;
     this.statementId = id;
-    this.via = v;
-    this.shape = s;
-    this.sql = null;
-    this.event = null;
-    if (capture != null) {
-      beginCapture(capture, head, headLength, length, queryAttributes);
+    shapeAndVia(s, v);
+  }
+
+  private void shapeAndVia(ShapeHandle s, Via v) {
+    if (shape != s) {
+      shape = s;
     }
-    return this;
+    if (via != v) {
+      via = v;
+    }
   }
 
   /** Bytes 1-4 (too short: none; counted by type only, the proxy refuses the command first). */
@@ -179,9 +216,7 @@ public final class CommandRecord {
     }
     event = capture.begin(type, head, headLength, length, text, statementId, startNanos,
         queryAttributes, escaping);
-    if (type == CommandType.STMT_PREPARE) {
-      sql = text; // only a prepare's text waits for its reply
-    }
+    sql = type == CommandType.STMT_PREPARE ? text : null; // only a prepare's text waits for its reply
   }
 
   /**
@@ -215,35 +250,48 @@ public final class CommandRecord {
     if (error) {
       session.errorReply(); // a SET the server refused does not change the session
     }
-    session.command(type, latencyNanos, endNanos);
+    CommandType t = type;
+    session.command(t, latencyNanos, endNanos);
     ShapeHandle s = shape;
     Via v = via;
     if (v == Via.TEXT_EXECUTES) {
       if (s != null) {
         session.query(s, latencyNanos, errorCode, sqlState);
       }
+    } else if (v == Via.EXECUTES && s != null) {
+      session.statementCommand(s, v, latencyNanos, errorCode, sqlState);
     } else if (v != null) {
-      if (s == null && statementId == WireSession.LAST_PREPARED_ID && v != Via.CLOSES) {
-        s = session.statement(WireSession.LAST_PREPARED_ID); // earlier replies have come
-        shape = s;
-      }
-      if (s != null) {
-        if (v == Via.PREPARES) {
-          session.prepare(s, latencyNanos, errorCode, sqlState);
-        } else {
-          session.statementCommand(s, v, latencyNanos, errorCode, sqlState);
-        }
-      }
+      statementCommand(session, s, v, latencyNanos, errorCode, sqlState);
     }
     if (!error && (rows >= 0 || status >= 0)
-        && (type == CommandType.QUERY || type == CommandType.STMT_EXECUTE)) {
+        && (t == CommandType.QUERY || t == CommandType.STMT_EXECUTE)) {
       session.result(rows, status); // rows for the shape, and whether the transaction ended
     }
-    if (type == CommandType.RESET_CONNECTION && !error) {
+    if (t == CommandType.RESET_CONNECTION && !error) {
       resetConnection(session, capture);
     }
     if (capture != null) {
       capture.complete(event, error ? Math.max(errorCode, ServerError.OTHER) : -1, latencyNanos);
+    }
+  }
+
+  /**
+   * {@link #complete} of a statement command other than an EXECUTE of a known statement: a
+   * prepare, MariaDB's EXECUTE(-1) (its statement known now that earlier replies have come), a
+   * FETCH, RESET, SEND_LONG_DATA or CLOSE.
+   */
+  private void statementCommand(WireSession session, ShapeHandle s, Via v, long latencyNanos,
+      int errorCode, String sqlState) {
+    if (s == null && statementId == WireSession.LAST_PREPARED_ID && v != Via.CLOSES) {
+      s = session.statement(WireSession.LAST_PREPARED_ID); // earlier replies have come
+      shape = s;
+    }
+    if (s != null) {
+      if (v == Via.PREPARES) {
+        session.prepare(s, latencyNanos, errorCode, sqlState);
+      } else {
+        session.statementCommand(s, v, latencyNanos, errorCode, sqlState);
+      }
     }
   }
 

@@ -36,6 +36,11 @@ public final class ConcurrentHistogram {
     }
   }
 
+  /** Whether no value was recorded yet (as a snapshot, it may miss a value in flight). */
+  public boolean isEmpty() {
+    return max.get() == Long.MIN_VALUE;
+  }
+
   /** A consistent-enough copy for reporting. */
   public Histogram snapshot() {
     Histogram h = new Histogram(precisionBits);

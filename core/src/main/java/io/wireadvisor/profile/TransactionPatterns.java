@@ -71,6 +71,25 @@ final class TransactionPatterns {
   private boolean business;
 
   /**
+   * One execution of {@code shape} in the current transaction, its rows not counted yet (see
+   * {@link #rows}). A statement mostly repeats the last one (a loop): that takes a few field
+   * updates here, the rest goes through {@link #executed(ShapeHandle, long, long)}.
+   */
+  void executed(ShapeHandle shape, long latencyNanos) {
+    int i = last;
+    if (i < 0 || !shapes[i].sameShape(shape)) {
+      executed(shape, latencyNanos, -1);
+      return;
+    }
+    business = true; // a run outside transactions may have cleared it since (see outside)
+    executions[i]++;
+    if (latencyNanos >= 0) {
+      timed[i]++;
+      nanos[i] += latencyNanos;
+    }
+  }
+
+  /**
    * One execution of {@code shape} in the current transaction, {@code rows} < 0 when its result
    * rows are not counted (yet: see {@link #rows}).
    */

@@ -137,8 +137,15 @@ public final class WireSession {
   private ShapeHandle lastPrepared;
   /** The current transaction's shapes, judged for statement patterns when it ends. */
   private final TransactionPatterns transaction = new TransactionPatterns();
-  /** The shape of the last execution recorded, to which {@link #result} adds rows; else null. */
+  /**
+   * The shape of the last execution recorded, to which {@link #result} adds rows, while {@link
+   * #executedValid}. The flag is what each command resets, not the reference: a reference store
+   * pays the collector's write barrier, and a connection mostly repeats its last statement, so
+   * the reference changes only with the statement. (On a connection in the old generation the
+   * barrier may fence; in CommandHookBenchmark, whose objects stay young, it did not show.)
+   */
   private ShapeHandle lastExecuted;
+  private boolean executedValid;
   /**
    * A result of {@link #lastExecuted} was heard with more to follow (a multi-statement query or a
    * CALL): its rows were taken, and the transaction is judged at the last result's status.
@@ -224,6 +231,7 @@ public final class WireSession {
       lastPrepared = null;
       transaction.clear(); // its shapes count in the old window
       lastExecuted = null;
+      executedValid = false;
       old.close(); // its window is gone; closing keeps the old recorder consistent
     }
     return connection;
@@ -474,7 +482,7 @@ public final class WireSession {
       recorder.clientCommand(clientSlot, type);
     }
     connection.command();
-    lastExecuted = null;
+    executedValid = false;
     resultsFollow = false;
   }
 
@@ -499,8 +507,16 @@ public final class WireSession {
     }
   }
 
+  /**
+   * Whether a result of the last execution said more would follow and the last has not been heard
+   * yet: only then does {@link #followingResult} change anything.
+   */
+  public boolean resultsFollow() {
+    return resultsFollow;
+  }
+
   public void result(long rows, int status) {
-    ShapeHandle executed = lastExecuted;
+    ShapeHandle executed = executedValid ? lastExecuted : null;
     if (rows >= 0 && executed != null && !resultsFollow) {
       executed.recordRows(rows);
       transaction.rows(rows);
@@ -515,7 +531,7 @@ public final class WireSession {
       return;
     }
     resultsFollow = false;
-    lastExecuted = null;
+    executedValid = false;
     if (status >= 0 && (status & Replies.SERVER_STATUS_IN_TRANS) == 0) {
       if (outsideTransaction(executed, status)) {
         transaction.outside(recorder, budget.borrowsSeen);
@@ -685,6 +701,7 @@ public final class WireSession {
     lastPrepared = null;
     transaction.clear(); // a new server session: its transaction, if any, was rolled back
     lastExecuted = null;
+    executedValid = false;
   }
 
   /**
@@ -727,12 +744,19 @@ public final class WireSession {
   private void record(
       ShapeHandle shape, Via via, long latencyNanos, int errorCode, String sqlState) {
     shape.record(via, latencyNanos, endNanos);
-    shape.recordClient(clientSlot, via);
-    if (errorCode != NO_ERROR) {
-      shape.record(Via.ERRORS);
-      shape.recordClient(clientSlot, Via.ERRORS);
-      shape.recordError(errorCode, sqlState, latencyNanos);
+    int client = clientSlot;
+    if (client >= 0) {
+      shape.recordClient(client, via);
     }
+    if (errorCode != NO_ERROR) {
+      recordError(shape, latencyNanos, errorCode, sqlState);
+    }
+  }
+
+  private void recordError(ShapeHandle shape, long latencyNanos, int errorCode, String sqlState) {
+    shape.record(Via.ERRORS);
+    shape.recordClient(clientSlot, Via.ERRORS);
+    shape.recordError(errorCode, sqlState, latencyNanos);
   }
 
   /** Counts one command of {@code via} of {@code shape} unanswered (a connection that closed). */
@@ -746,13 +770,17 @@ public final class WireSession {
     Classification c = shape.classification();
     ProbeKind probe = c.probe();
     if (probe != null) {
-      recorder.probe(probe, causes == null ? null : causes.current());
+      probe(probe);
     } else if (isolation >= 0 && c.kind().isBusiness()) {
-      recorder.statementUnder(isolation());
+      recorder.statementUnder(nextIsolation >= 0 ? nextIsolation : isolation);
     }
     if (followsTransactionSets) {
       afterStatement(c);
     }
+  }
+
+  private void probe(ProbeKind probe) {
+    recorder.probe(probe, causes == null ? null : causes.current());
   }
 
   /**
@@ -761,6 +789,20 @@ public final class WireSession {
    * status flags come (see {@link #result}).
    */
   private void executed(ShapeHandle shape, long latencyNanos, int errorCode) {
+    if (shape.controlsTransaction() || errorCode != NO_ERROR) {
+      executedRarely(shape, latencyNanos, errorCode);
+      return;
+    }
+    transaction.executed(shape, latencyNanos);
+    if (lastExecuted != shape) {
+      lastExecuted = shape;
+    }
+    executedValid = true;
+    resultsFollow = false;
+  }
+
+  /** {@link #executed} of a BEGIN, COMMIT or ROLLBACK, or of a statement that failed. */
+  private void executedRarely(ShapeHandle shape, long latencyNanos, int errorCode) {
     StatementKind kind = shape.stats().kind();
     if (kind == StatementKind.BEGIN) {
       transaction.end(recorder);
@@ -768,8 +810,11 @@ public final class WireSession {
     if (errorCode != NO_ERROR) {
       return;
     }
-    transaction.executed(shape, latencyNanos, -1);
-    lastExecuted = shape;
+    transaction.executed(shape, latencyNanos);
+    if (lastExecuted != shape) {
+      lastExecuted = shape;
+    }
+    executedValid = true;
     resultsFollow = false;
     if (kind == StatementKind.COMMIT || kind == StatementKind.ROLLBACK) {
       transaction.end(recorder);
@@ -779,9 +824,12 @@ public final class WireSession {
   /** Records that this connection used {@code shape}, telling the recorder only the first time. */
   private void used(ShapeHandle shape) {
     // A connection mostly repeats its last statement: skip the set lookup then.
-    if (shape == lastUsed) {
-      return;
+    if (shape != lastUsed) {
+      usedFirst(shape);
     }
+  }
+
+  private void usedFirst(ShapeHandle shape) {
     lastUsed = shape;
     // Shapes are held here and in the connection handle's set: found in review at 364 KiB a
     // connection. They stop at MAX_SHAPES_PER_CONNECTION and each is paid for from the budget.

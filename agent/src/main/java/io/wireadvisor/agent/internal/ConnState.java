@@ -28,6 +28,11 @@ public final class ConnState extends WeakReference<Object> {
   /** The record of the command going out now (the agent sees its request and reply together). */
   public final io.wireadvisor.command.CommandRecord command =
       new io.wireadvisor.command.CommandRecord();
+  /**
+   * Whether this connection counts in the hooks' tally of sessions waiting for a reply's further
+   * results (see {@code Hooks.followingResult}); the connection's thread keeps it.
+   */
+  public boolean resultsFollow;
   /** How the hooks find this connection's text shapes (theirs to make and set). */
   public Object shapes;
   /**

@@ -194,7 +194,13 @@ public final class TextCache {
     int n = to - from;
     int h = 0x9747b28c ^ n;
     if (n <= 48) {
-      for (int i = from; i < to; i++) {
+      // h * 31 + b four bytes at a time: the same value (31^4 h + 31^3 b0 + 31^2 b1 + 31 b2 + b3,
+      // mod 2^32), with one multiply on the dependency chain per four bytes instead of four.
+      int i = from;
+      for (; i + 3 < to; i += 4) {
+        h = h * 923521 + buf[i] * 29791 + buf[i + 1] * 961 + buf[i + 2] * 31 + buf[i + 3];
+      }
+      for (; i < to; i++) {
         h = h * 31 + buf[i];
       }
     } else {

@@ -12,6 +12,25 @@ class TextCacheTest {
   private final Window w = new Window(RecorderSettings.defaults());
 
   @Test
+  void aShortTextHashesFourBytesAtATimeToTheValueByteByByteGives() {
+    Random random = new Random(27);
+    for (int n = 0; n <= 48; n++) {
+      for (int round = 0; round < 50; round++) {
+        byte[] b = new byte[n + 3];
+        random.nextBytes(b); // negative bytes too: they are added sign-extended
+        int h = 0x9747b28c ^ n;
+        for (int i = 2; i < 2 + n; i++) {
+          h = h * 31 + b[i];
+        }
+        h ^= h >>> 16;
+        h *= 0x85ebca6b;
+        h ^= h >>> 13;
+        assertThat(TextCache.hash(b, 2, 2 + n)).as("length %d", n).isEqualTo(h);
+      }
+    }
+  }
+
+  @Test
   void sameBytesHitTheSameEntryAtAnyOffset() {
     byte[] a = "\u0003SELECT v FROM t WHERE id = ?".getBytes(StandardCharsets.UTF_8);
     byte[] b = "xx\u0003SELECT v FROM t WHERE id = ?yy".getBytes(StandardCharsets.UTF_8);
