@@ -15,7 +15,7 @@ import java.util.List;
  * connection uses, or its SQL limit is below the statements' length (maxPerformance leaves the
  * 25/256 defaults: the study's scenario 3).
  */
-public final class StatementCacheRule implements Rule {
+public final class StatementCacheRule extends JudgedRule {
   public static final String ID = "prepared-statement-cache";
 
   @Override
@@ -23,18 +23,10 @@ public final class StatementCacheRule implements Rule {
     return ID;
   }
 
-  /** On a Connector/J whose statement cache resets, the advice it withholds ({@link DriverUpgradeRule}). */
-  @Override
-  public List<Withheld> withheld(TrafficProfile profile, ServerView server) {
-    return judge(profile, server).withheld();
-  }
-
-  @Override
-  public Recommendation evaluate(TrafficProfile profile, ServerView server) {
-    return judge(profile, server).recommendation();
-  }
-
-  /** The recommendation is made once; on a resetting driver it is withheld instead. */
+  /**
+   * The recommendation is made once; on a Connector/J whose statement cache resets it is withheld
+   * instead ({@link DriverUpgradeRule}).
+   */
   @Override
   public Judgment judge(TrafficProfile profile, ServerView server) {
     Recommendation r = recommend(profile);

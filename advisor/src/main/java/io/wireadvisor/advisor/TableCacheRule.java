@@ -17,7 +17,7 @@ import java.util.Map;
  * them in each tidb-server's memory. Never for partitioned or temporary tables or views; at most
  * 64 MiB.
  */
-public final class TableCacheRule implements Rule {
+public final class TableCacheRule extends JudgedRule {
   public static final String ID = "tidb-cached-tables";
   /** TiDB refuses larger tables (error 8242). */
   static final long MAX_BYTES = 64L << 20;
@@ -54,16 +54,6 @@ public final class TableCacheRule implements Rule {
     final List<Withheld> withheld = new ArrayList<>();
     int unknown;
     int unquotable;
-  }
-
-  @Override
-  public List<Withheld> withheld(TrafficProfile profile, ServerView server) {
-    return judge(profile, server).withheld();
-  }
-
-  @Override
-  public Recommendation evaluate(TrafficProfile profile, ServerView server) {
-    return judge(profile, server).recommendation();
   }
 
   /** The tables are found once; the recommendation and what was withheld both come from them. */
