@@ -7,7 +7,6 @@ import io.wireadvisor.profile.Via;
 import io.wireadvisor.server.ServerVersion;
 import io.wireadvisor.server.ServerView;
 import java.util.Collections;
-import java.util.List;
 
 /**
  * Rule 3: server prepares without a (big enough) Connector/J statement cache: PREPARE and CLOSE
