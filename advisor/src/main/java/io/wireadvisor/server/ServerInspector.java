@@ -8,6 +8,7 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -33,14 +34,17 @@ public final class ServerInspector {
     "tidb_executor_statement_total"
   };
 
-  /** Statement summaries kept, most executed first. */
+  /**
+   * Statement summaries kept per scope, most executed first: the inspected schema's and every other
+   * schema's, so a view holds at most twice this many.
+   */
   static final int MAX_STATEMENTS = 500;
 
   /**
-   * Rows of {@code STATEMENTS_SUMMARY_HISTORY} read for a profile's window (one statement has a row
-   * per interval), most executed first, before they are merged into at most {@link #MAX_STATEMENTS}.
+   * Rows of {@code STATEMENTS_SUMMARY_HISTORY} read per statement kept, for a profile's window (one
+   * statement has a row per interval), most executed first, before they are merged.
    */
-  static final int MAX_HISTORY_ROWS = 4 * MAX_STATEMENTS;
+  static final int HISTORY_ROWS_PER_STATEMENT = 4;
 
   /** Added to each side of a profile's window: the application's clock and TiDB's may differ. */
   static final long CLOCK_MARGIN_MILLIS = 60_000;
@@ -84,6 +88,12 @@ public final class ServerInspector {
    * STATEMENTS_SUMMARY} (the current interval) is read.
    */
   public static ServerView inspect(Connection c, String statusUrl, long fromMillis, long toMillis)
+      throws SQLException, IOException {
+    return inspect(c, statusUrl, fromMillis, toMillis, MAX_STATEMENTS);
+  }
+
+  /** As {@link #inspect(Connection, String, long, long)}, keeping at most {@code maxStatements} per scope. */
+  static ServerView inspect(Connection c, String statusUrl, long fromMillis, long toMillis, int maxStatements)
       throws SQLException, IOException {
     ServerView.Builder b;
     try (Statement st = c.createStatement()) {
@@ -141,21 +151,15 @@ public final class ServerInspector {
         String columnList =
             "SCHEMA_NAME, DIGEST_TEXT, EXEC_COUNT, PLAN_CACHE_HITS, PLAN_IN_CACHE, SUM_LATENCY, DIGEST,"
                 + " AVG_PROCESSED_KEYS, " + unqualified + ", " + reason + ", " + parse + ", " + compile;
+        boolean history = fromMillis > 0 && toMillis >= fromMillis;
         List<StatementSummary> rows = null;
-        if (fromMillis > 0 && toMillis >= fromMillis) {
-          rows = history(st, columnList, fromMillis - CLOCK_MARGIN_MILLIS, toMillis + CLOCK_MARGIN_MILLIS);
+        if (history) {
+          rows = history(c, columnList, database, fromMillis - CLOCK_MARGIN_MILLIS, toMillis + CLOCK_MARGIN_MILLIS,
+              maxStatements);
+          history = rows != null;
         }
-        boolean history = rows != null;
         if (rows == null) {
-          rows = new ArrayList<StatementSummary>();
-          try (ResultSet rs =
-              st.executeQuery(
-                  "SELECT " + columnList + " FROM information_schema.STATEMENTS_SUMMARY ORDER BY EXEC_COUNT"
-                      + " DESC LIMIT " + MAX_STATEMENTS)) {
-            while (rs.next()) {
-              rows.add(row(rs));
-            }
-          }
+          rows = current(c, columnList, database, maxStatements);
         }
         for (StatementSummary row : rows) {
           b.statement(row);
@@ -195,37 +199,79 @@ public final class ServerInspector {
   }
 
   /**
-   * The summary rows of the intervals overlapping [from, to], merged per schema and digest (empty
-   * when nothing ran then: the current interval is not the window's); null when this TiDB has no
-   * readable history table. Interval times are compared in the
-   * session's time zone, in which TiDB shows them and FROM_UNIXTIME converts.
+   * The scopes a summary is read in, each with its own limit: the inspected schema's rows first,
+   * then every other schema's. On a server many applications share, the schema's own statements
+   * would otherwise be crowded out of the most-executed rows by busier ones elsewhere (a report that
+   * then names none of its plan-cache refusals). Without a schema, one scope: every row.
    */
-  private static List<StatementSummary> history(Statement st, String columnList, long fromMillis, long toMillis)
+  private static String[] scopes(String schema) {
+    return schema == null
+        ? new String[] {"1 = 1"}
+        : new String[] {"LOWER(SCHEMA_NAME) = LOWER(?)", "(SCHEMA_NAME IS NULL OR LOWER(SCHEMA_NAME) <> LOWER(?))"};
+  }
+
+  /** TiDB's current summary interval: at most {@code max} rows per scope, most executed first. */
+  private static List<StatementSummary> current(Connection c, String columnList, String schema, int max)
       throws SQLException {
     List<StatementSummary> rows = new ArrayList<StatementSummary>();
-    List<Long> ends = new ArrayList<Long>();
-    String sql =
-        "SELECT " + columnList + ", UNIX_TIMESTAMP(SUMMARY_END_TIME) FROM information_schema.STATEMENTS_SUMMARY_HISTORY"
-            + " WHERE " + historyWindow(fromMillis, toMillis)
-            + " ORDER BY EXEC_COUNT DESC LIMIT " + MAX_HISTORY_ROWS;
-    try (ResultSet rs = st.executeQuery(sql)) {
-      while (rs.next()) {
-        rows.add(row(rs));
-        ends.add(rs.getLong(13));
+    for (String scope : scopes(schema)) {
+      try (PreparedStatement ps = c.prepareStatement("SELECT " + columnList
+          + " FROM information_schema.STATEMENTS_SUMMARY WHERE " + scope + " ORDER BY EXEC_COUNT DESC LIMIT " + max)) {
+        if (schema != null) {
+          ps.setString(1, schema);
+        }
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            rows.add(row(rs));
+          }
+        }
       }
-    } catch (SQLException e) {
-      return null; // no history on this TiDB: the current interval is read
     }
-    Integer[] order = new Integer[rows.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
+    return rows;
+  }
+
+  /**
+   * The summary rows of the intervals overlapping [from, to], merged per schema and digest (empty
+   * when nothing ran then: the current interval is not the window's); null when this TiDB has no
+   * readable history table. Per scope, at most {@code 4 * max} rows are read and at most {@code max}
+   * kept after merging. Interval times are compared in the session's time zone, in which TiDB shows
+   * them and FROM_UNIXTIME converts.
+   */
+  private static List<StatementSummary> history(
+      Connection c, String columnList, String schema, long fromMillis, long toMillis, int max) throws SQLException {
+    List<StatementSummary> merged = new ArrayList<StatementSummary>();
+    for (String scope : scopes(schema)) {
+      List<StatementSummary> rows = new ArrayList<StatementSummary>();
+      List<Long> ends = new ArrayList<Long>();
+      String sql =
+          "SELECT " + columnList + ", UNIX_TIMESTAMP(SUMMARY_END_TIME) FROM information_schema.STATEMENTS_SUMMARY_HISTORY"
+              + " WHERE " + historyWindow(fromMillis, toMillis) + " AND " + scope
+              + " ORDER BY EXEC_COUNT DESC LIMIT " + (HISTORY_ROWS_PER_STATEMENT * max);
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        if (schema != null) {
+          ps.setString(1, schema);
+        }
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            rows.add(row(rs));
+            ends.add(rs.getLong(13));
+          }
+        }
+      } catch (SQLException e) {
+        return null; // no history on this TiDB: the current interval is read
+      }
+      Integer[] order = new Integer[rows.size()];
+      for (int i = 0; i < order.length; i++) {
+        order[i] = i;
+      }
+      java.util.Arrays.sort(order, (x, y) -> Long.compare(ends.get(x), ends.get(y)));
+      List<StatementSummary> oldestFirst = new ArrayList<StatementSummary>(rows.size());
+      for (Integer i : order) {
+        oldestFirst.add(rows.get(i));
+      }
+      merged.addAll(StatementSummary.merge(oldestFirst, max));
     }
-    java.util.Arrays.sort(order, (x, y) -> Long.compare(ends.get(x), ends.get(y)));
-    List<StatementSummary> oldestFirst = new ArrayList<StatementSummary>(rows.size());
-    for (Integer i : order) {
-      oldestFirst.add(rows.get(i));
-    }
-    return StatementSummary.merge(oldestFirst, MAX_STATEMENTS);
+    return merged;
   }
 
   /** The history intervals that overlap {@code [fromMillis, toMillis]}. */
