@@ -95,7 +95,11 @@ public final class AgentOptions {
       if (!name.startsWith(PROPERTY_PREFIX)) {
         continue;
       }
-      String key = known(name.substring(PROPERTY_PREFIX.length()));
+      String rest = name.substring(PROPERTY_PREFIX.length());
+      if (testkitProperty(rest)) {
+        continue;
+      }
+      String key = known(rest);
       if (key == null) {
         o.warnings.add("system property -D" + name + " is not an option (see java -jar"
             + " wire-advisor-agent.jar --help); ignored");
@@ -105,6 +109,17 @@ public final class AgentOptions {
     }
     o.parseArgs(args);
     return o;
+  }
+
+  /**
+   * The project's test kit and samples read {@code wireadvisor.jdbc.*}, {@code wireadvisor.tidb.*},
+   * {@code wireadvisor.docker.*} and {@code wireadvisor.agent.jar} (the server to test against, the
+   * agent jar to attach): not agent options, and no warning (the bank sample set two and the
+   * agent it attaches warned about both at every run).
+   */
+  static boolean testkitProperty(String rest) {
+    return rest.startsWith("jdbc.") || rest.startsWith("tidb.") || rest.startsWith("docker.")
+        || rest.equals("agent.jar");
   }
 
   /** {@code sampleSql} → {@code WIRE_ADVISOR_SAMPLE_SQL}. */

@@ -115,6 +115,11 @@ class AgentOptionsTest {
   void badValuesAndUnknownPropertiesWarnNamingWhereTheyCameFrom() {
     java.util.Properties sys = new java.util.Properties();
     sys.setProperty("wireadvisor.profil", "/typo.json");
+    // The test kit's and the samples' own properties are not agent options and draw no warning.
+    sys.setProperty("wireadvisor.jdbc.url", "jdbc:mysql://127.0.0.1:4000/");
+    sys.setProperty("wireadvisor.tidb.status.url", "http://127.0.0.1:10080");
+    sys.setProperty("wireadvisor.docker.timeoutSeconds", "5");
+    sys.setProperty("wireadvisor.agent.jar", "/x.jar");
     java.util.Map<String, String> env = java.util.Collections.singletonMap("WIRE_ADVISOR_MAX_SHAPES", "lots");
     AgentOptions o = AgentOptions.resolve(null, sys, env);
     assertThat(o.warnings()).hasSize(2);
