@@ -1,6 +1,7 @@
 package io.wireadvisor.advisor;
 
 import io.wireadvisor.profile.CpuUsage;
+import io.wireadvisor.profile.ServerCpuProfile;
 import io.wireadvisor.profile.ShapeStats;
 import io.wireadvisor.profile.Source;
 import io.wireadvisor.profile.TrafficProfile;
@@ -21,9 +22,13 @@ import java.util.Map;
  *       URL) and its CPU was measured (TiDB's {@code process_cpu_seconds_total}, the agent's
  *       {@code serverStatusUrl}), N the business statements;
  *   <li>the server time the estimates count (TiDB's parse and compile time the plan cache skips),
- *       as CPU: that latency times {@code k = min(1, S / L)}, L the server's time on the profile's
- *       statements (STATEMENTS_SUMMARY's average latency times the profile's executions): under
- *       saturation every phase waits for CPU alike, so its CPU share is the server's;
+ *       as CPU. Measured where the profile has the server's CPU profiles ({@code cpu.serverProfile},
+ *       the agent's {@code serverCpuProfile}): S times their parse, compile and digest share of the
+ *       sampled CPU, times the share of the profile's parse and compile latency (STATEMENTS_SUMMARY)
+ *       the changes remove. Otherwise converted from latency: that latency times {@code k = min(1,
+ *       S / L)}, L the server's time on the profile's statements (STATEMENTS_SUMMARY's average
+ *       latency times the profile's executions): under saturation every phase waits for CPU alike,
+ *       so its CPU share is the server's (low for parse and compile, which are all CPU);
  *   <li>each wire command removed (net: commands added, e.g. PREPAREs, count against) at the
  *       window's CPU per command on both sides, {@code (P + S) / C}.
  * </ul>
@@ -123,10 +128,26 @@ final class CpuModel {
     double freed = 0;
     double k = 0;
     double upper = 0;
+    String serverPart = "";
     if (here && serverLatencySeconds > 0) {
-      double l = serverTimeOnStatements(profile, server);
-      k = l > 0 ? Math.min(1, serverSeconds / l) : 0;
-      freed += serverLatencySeconds * k;
+      ServerCpuProfile sp = cpu.serverProfile();
+      double optimizer = optimizerTimeOnStatements(profile, server);
+      if (sp != null && sp.sampledNanos() > 0 && optimizer > 0) {
+        // Measured: the server's CPU profiles say which share of its CPU parsing, compiling and
+        // digesting the applications' statements took; the changes remove the part of it their
+        // statements' parse and compile latency is of all the profile's statements'.
+        double coverage = Math.min(1, serverLatencySeconds / optimizer);
+        freed += serverSeconds * sp.optimizerShare() * coverage;
+        serverPart = String.format(Locale.ROOT, "parse, compile and digests %s of the server's CPU (its CPU"
+            + " profiles, %.1f s sampled) x %.2f, the share of the profile's parse and compile time the changes"
+            + " remove; ", Fmt.percent(sp.optimizerShare()), sp.sampledNanos() / NANOS, coverage);
+      } else {
+        double l = serverTimeOnStatements(profile, server);
+        k = l > 0 ? Math.min(1, serverSeconds / l) : 0;
+        freed += serverLatencySeconds * k;
+        serverPart = String.format(Locale.ROOT, "parse and compile %.3f s x %.2f, the server's CPU per second of its"
+            + " statement time; ", serverLatencySeconds, k);
+      }
       // Parse and compile at their full latency: all of it CPU, none of it waiting for CPU (an
       // upper bound of their CPU; at most the server's CPU in the window).
       upper += Math.min(serverLatencySeconds, serverSeconds);
@@ -145,10 +166,7 @@ final class CpuModel {
         host, clientMs,
         here ? String.format(Locale.ROOT, " and %.3f ms in the server", serverMs) : " (the server runs elsewhere)",
         freed * 1e3 / businessStatements, Fmt.percent(share),
-        here && serverLatencySeconds > 0
-            ? String.format(Locale.ROOT, "parse and compile %.3f s x %.2f, the server's CPU per second of its"
-                + " statement time; ", serverLatencySeconds, k)
-            : "",
+        serverPart,
         commandsRemoved >= 0 ? Fmt.count(commandsRemoved) + " fewer wire commands"
             : Fmt.count(-commandsRemoved) + " more wire commands",
         perCommand * 1e3, Fmt.percent(share),
@@ -199,6 +217,39 @@ final class CpuModel {
       double miss = t[2] > 0 ? avg + t[3] / t[2] - t[3] / t[0] : avg;
       long text = s.count(io.wireadvisor.profile.Via.TEXT_EXECUTES);
       seconds += (text * miss + Math.max(0, s.executions() - text) * avg) / NANOS;
+    }
+    return seconds;
+  }
+
+  /**
+   * The server's parse and compile time on the profile's statements, from STATEMENTS_SUMMARY: a
+   * text execution at what a plan-cache miss parses and compiles, any other at its row's average; 0
+   * without a view, a match or the summary's parse and compile columns.
+   */
+  static double optimizerTimeOnStatements(TrafficProfile profile, ServerView server) {
+    if (server == null) {
+      return 0;
+    }
+    // text -> {executions, misses, parse + compile ns}
+    Map<String, double[]> rows = new java.util.HashMap<>();
+    for (StatementSummary row : server.statements()) {
+      if (row.execCount() <= 0 || row.avgParseNanos() < 0 || row.avgCompileNanos() < 0) {
+        continue;
+      }
+      double[] t = rows.computeIfAbsent(SummaryMatch.normalize(row.digestText()), x -> new double[3]);
+      t[0] += row.execCount();
+      t[1] += Math.max(0, row.execCount() - Math.max(0, row.planCacheHits()));
+      t[2] += (double) (row.avgParseNanos() + row.avgCompileNanos()) * row.execCount();
+    }
+    double seconds = 0;
+    for (ShapeStats s : profile.shapes().values()) {
+      double[] t = rows.get(SummaryMatch.normalize(s.digestText()));
+      if (t == null || t[0] <= 0) {
+        continue;
+      }
+      double miss = t[1] > 0 ? t[2] / t[1] : t[2] / t[0];
+      long text = s.count(io.wireadvisor.profile.Via.TEXT_EXECUTES);
+      seconds += (text * miss + Math.max(0, s.executions() - text) * t[2] / t[0]) / NANOS;
     }
     return seconds;
   }

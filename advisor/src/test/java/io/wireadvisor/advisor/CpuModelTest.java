@@ -8,6 +8,7 @@ import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.profile.CpuUsage;
 import io.wireadvisor.profile.Histogram;
 import io.wireadvisor.profile.ProfileJson;
+import io.wireadvisor.profile.ServerCpuProfile;
 import io.wireadvisor.profile.TrafficProfile;
 import io.wireadvisor.report.Reports;
 import io.wireadvisor.server.ServerView;
@@ -101,6 +102,40 @@ class CpuModelTest {
     assertThat(Reports.text(a)).contains("CPU-bound: host 97% busy");
     assertThat(Reports.json(a)).contains("\"cpuBound\" : \"host 97% busy");
     assertThat(Reports.html(a)).contains("id=\"cpu-bound\"");
+  }
+
+  /**
+   * With the server's CPU profiles (the agent's serverCpuProfile), the server CPU the changes free
+   * is measured, not converted from latency: the profiles' parse, compile and digest share of the
+   * server's CPU, times the share of the profile's parse and compile time the changes remove.
+   */
+  @Test
+  void theServersCpuProfilesPriceParseAndCompileAsTheCpuTheyTook() throws Exception {
+    TrafficProfile plain = text("127.0.0.1:4000");
+    long process = 2_000_000_000L;
+    long server = 4_000_000_000L;
+    TrafficProfile busy = withCpu(plain, 0.97, process, server);
+    // 30% of the sampled CPU parsing, compiling and digesting, of it 5% in digests.
+    ServerCpuProfile sp = new ServerCpuProfile(10_000_000_000L, 7_000_000_000L, 1_000_000_000L,
+        1_500_000_000L, 500_000_000L, 200_000_000L, 2);
+    TrafficProfile profiled = busy.merge(new TrafficProfile());
+    profiled.cpu().add(new CpuUsage(0, 0, 0, 0, 0).withServerNanos(0).withServerProfile(sp));
+    assertThat(profiled.cpu().serverProfile()).isEqualTo(sp);
+    Outlook withoutProfiles = Advisor.analyze(busy, tidb()).outlook();
+    Analysis a = Advisor.analyze(profiled, tidb());
+    Outlook o = a.outlook();
+
+    // The changes remove every timed text execution's parse and compile (the summary's only
+    // statements), so the whole measured share is freed.
+    double pool = (process + server) / 1e9;
+    double freed = server / 1e9 * 0.30 + removed(o) * pool / profiled.totalCommands();
+    double expected = Math.max(0, freed) / pool * o.measuredSeconds();
+    assertThat(o.secondsSaved()).isCloseTo(Math.min(expected, o.measuredSeconds()), within(1e-6));
+    // Here the latency conversion (k) priced parse and compile lower than the CPU they took.
+    assertThat(o.secondsSaved()).isGreaterThan(withoutProfiles.secondsSaved());
+    assertThat(o.cpuLine()).contains("parse, compile and digests 30.0% of the server's CPU (its CPU profiles,"
+        + " 10.0 s sampled) x 1.00");
+    assertThat(Reports.text(a)).contains("its CPU profiles");
   }
 
   @Test

@@ -56,6 +56,7 @@ public final class AgentMain {
       int port = Metrics.start(options);
       CpuWindow.configure(options.serverStatusUrl());
       CpuWindow.reset();
+      ServerProfiler.start(options.serverStatusUrl(), options.serverCpuProfileSeconds());
       new Exporter(options).start();
       Instrumenter.install(inst);
       AgentLog.info(options.describe(AgentIdentity.version(), port));

@@ -33,6 +33,9 @@ public final class AgentOptions {
     {"captureMaskValues=<bool>", "capture values as their type and length only (default false)"},
     {"serverStatusUrl=<url>", "a TiDB status port (http://host:10080): its process CPU over each window goes"
         + " into the profile (docs/profile.md, cpu); off by default"},
+    {"serverCpuProfile=<seconds>", "with serverStatusUrl, take TiDB CPU profiles of this many seconds back to"
+        + " back (/debug/pprof/profile, 5 to 60) and record where its CPU went (parse, compile) in each window;"
+        + " profiling costs the server a few percent of CPU while it runs; 0, the default, is off"},
   };
 
   private String profilePath;
@@ -50,6 +53,7 @@ public final class AgentOptions {
   private long captureMaxSeconds = AgentCapture.DEFAULT_MAX_SECONDS;
   private boolean captureMaskValues;
   private String serverStatusUrl;
+  private int serverCpuProfileSeconds;
   private final List<String> warnings = new ArrayList<>();
 
   private AgentOptions() {}
@@ -57,7 +61,8 @@ public final class AgentOptions {
   /** The option keys, each also {@code -Dwireadvisor.<key>} and {@code WIRE_ADVISOR_<KEY>}. */
   static final String[] KEYS = {
     "profile", "interval", "report", "quiet", "prometheus", "metrics", "sampleSql", "maxShapes", "maxTexts",
-    "capture", "captureMaxBytes", "captureMaxSeconds", "captureMaskValues", "serverStatusUrl"
+    "capture", "captureMaxBytes", "captureMaxSeconds", "captureMaskValues", "serverStatusUrl",
+    "serverCpuProfile"
   };
   /** System properties start with this. */
   static final String PROPERTY_PREFIX = "wireadvisor.";
@@ -222,6 +227,9 @@ public final class AgentOptions {
     }
     if (serverStatusUrl != null) {
       b.append(", server CPU from ").append(serverStatusUrl);
+      if (serverCpuProfileSeconds > 0) {
+        b.append(" (CPU profiles of ").append(serverCpuProfileSeconds).append(" s)");
+      }
     }
     if (!origins.isEmpty()) {
       b.append(" (set by");
@@ -277,9 +285,26 @@ public final class AgentOptions {
       case "serverStatusUrl":
         serverStatusUrl = parseStatusUrl(value);
         break;
+      case "serverCpuProfile":
+        serverCpuProfileSeconds = parseCpuProfileSeconds(value);
+        break;
       default:
         throw new IllegalArgumentException("unknown option (see java -jar wire-advisor-agent.jar --help)");
     }
+  }
+
+  /** 0 (off) or 5 to 60 seconds. */
+  static int parseCpuProfileSeconds(String v) {
+    int n;
+    try {
+      n = Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("not a number of seconds");
+    }
+    if (n != 0 && (n < 5 || n > 60)) {
+      throw new IllegalArgumentException("must be 0 (off) or 5 to 60 seconds");
+    }
+    return n;
   }
 
   private static String nonEmpty(String v) {
@@ -377,6 +402,11 @@ public final class AgentOptions {
   }
 
   /** The TiDB status port whose process CPU the profile records, or null (the default). */
+  /** Seconds per server CPU profile; 0 when off. */
+  public int serverCpuProfileSeconds() {
+    return serverCpuProfileSeconds;
+  }
+
   public String serverStatusUrl() {
     return serverStatusUrl;
   }

@@ -1,6 +1,7 @@
 package io.wireadvisor.agent;
 
 import io.wireadvisor.profile.CpuUsage;
+import io.wireadvisor.profile.ServerCpuProfile;
 import io.wireadvisor.profile.TrafficProfile;
 import java.io.FileInputStream;
 import java.io.IOException;
@@ -28,6 +29,10 @@ final class CpuWindow {
 
   private static volatile String serverStatusUrl;
   private static volatile long[] start = read();
+  /** The window's number: a server CPU profile counts only in the window it began and ended in. */
+  private static volatile long generation;
+  /** The server CPU profiles of this window, or null; guarded by the class. */
+  private static ServerCpuProfile serverProfile;
 
   private CpuWindow() {}
 
@@ -38,14 +43,44 @@ final class CpuWindow {
 
   /** Starts a new window at the current readings. */
   static void reset() {
+    synchronized (CpuWindow.class) {
+      generation++;
+      serverProfile = null;
+    }
     start = read();
+  }
+
+  /** The current window's number (see {@link #addServerProfile}). */
+  static long generation() {
+    return generation;
+  }
+
+  /**
+   * Adds a server CPU profile taken from {@code sinceGeneration}'s window; ignored when a new
+   * window began while it was taken (its samples straddle two windows).
+   */
+  static void addServerProfile(long sinceGeneration, ServerCpuProfile p) {
+    synchronized (CpuWindow.class) {
+      if (sinceGeneration != generation) {
+        return;
+      }
+      if (serverProfile == null) {
+        serverProfile = p.copy();
+      } else {
+        serverProfile.add(p);
+      }
+    }
   }
 
   /** {@code profile} with the CPU used since the window started; unchanged when unmeasurable. */
   static TrafficProfile annotate(TrafficProfile profile) {
     CpuUsage u = since(start, read());
     if (u != null) {
-      profile.addCpu(u);
+      ServerCpuProfile sp;
+      synchronized (CpuWindow.class) {
+        sp = serverProfile;
+      }
+      profile.addCpu(sp != null && u.serverNanos() >= 0 ? u.withServerProfile(sp) : u);
     }
     return profile;
   }

@@ -1,6 +1,7 @@
 package io.wireadvisor.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.wireadvisor.profile.CpuUsage;
 import io.wireadvisor.profile.TrafficProfile;
@@ -90,6 +91,69 @@ class CpuWindowTest {
       assertThat(o.serverStatusUrl()).isNull();
       assertThat(o.warnings()).hasSize(1);
       assertThat(o.warnings().get(0)).contains("serverStatusUrl").doesNotContain("secret");
+    }
+  }
+
+  @Test
+  void theServerCpuProfileOptionTakesZeroOrFiveToSixtySeconds() {
+    assertThat(AgentOptions.parse("").serverCpuProfileSeconds()).isZero();
+    assertThat(AgentOptions.parse("serverStatusUrl=http://127.0.0.1:10080,serverCpuProfile=10").serverCpuProfileSeconds())
+        .isEqualTo(10);
+    for (String bad : new String[] {"3", "61", "-1", "ten"}) {
+      AgentOptions o = AgentOptions.parse("serverCpuProfile=" + bad);
+      assertThat(o.serverCpuProfileSeconds()).isZero();
+      assertThat(o.warnings()).hasSize(1);
+      assertThat(o.warnings().get(0)).contains("serverCpuProfile");
+    }
+  }
+
+  /**
+   * A profile taken across a new window's start is dropped (its samples belong to two windows);
+   * those taken inside the window add up into its {@code cpu.serverProfile}, beside the server's CPU
+   * read from a status port (here an HTTP server that answers like TiDB's, and refuses the
+   * profile as TiDB does while another profiler runs).
+   */
+  @Test
+  void serverProfilesCountInTheWindowTheyWereTakenIn() throws Exception {
+    com.sun.net.httpserver.HttpServer http =
+        com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    http.createContext("/metrics", x -> {
+      byte[] b = "process_cpu_seconds_total 12.5\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+      x.sendResponseHeaders(200, b.length);
+      x.getResponseBody().write(b);
+      x.close();
+    });
+    http.createContext("/debug/pprof/profile", x -> {
+      byte[] b = "Could not enable CPU profiling: cpu profiling already in use".getBytes(
+          java.nio.charset.StandardCharsets.US_ASCII);
+      x.sendResponseHeaders(500, b.length);
+      x.getResponseBody().write(b);
+      x.close();
+    });
+    http.start();
+    String url = "http://127.0.0.1:" + http.getAddress().getPort();
+    try {
+      CpuWindow.configure(url);
+      CpuWindow.reset();
+      long g = CpuWindow.generation();
+      io.wireadvisor.profile.ServerCpuProfile a = new io.wireadvisor.profile.ServerCpuProfile(100, 80, 10, 20, 5, 5, 1);
+      CpuWindow.addServerProfile(g, a);
+      CpuWindow.addServerProfile(g, a);
+      CpuWindow.addServerProfile(g - 1, a); // began in the window before
+      TrafficProfile p = CpuWindow.annotate(new TrafficProfile());
+      assertThat(p.cpu().serverNanos()).isZero(); // the same counter at both ends
+      assertThat(p.cpu().serverProfile().sampledNanos()).isEqualTo(200);
+      assertThat(p.cpu().serverProfile().slices()).isEqualTo(2);
+      CpuWindow.reset();
+      assertThat(CpuWindow.generation()).isEqualTo(g + 1);
+      CpuWindow.addServerProfile(g, a); // taken while the window changed
+      assertThat(CpuWindow.annotate(new TrafficProfile()).cpu().serverProfile()).isNull();
+      assertThatThrownBy(() -> ServerProfiler.take(url, 5)).isInstanceOf(java.io.IOException.class)
+          .hasMessageContaining("HTTP 500");
+    } finally {
+      CpuWindow.configure(null);
+      CpuWindow.reset();
+      http.stop(0);
     }
   }
 }

@@ -5,7 +5,9 @@ package io.wireadvisor.profile;
  * (docs/profile.md, {@code cpu}): the process's CPU time (every thread of the application's JVM:
  * the application, the driver, the agent), the host's busy and total core time from
  * {@code /proc/stat} (every process on the host, the database server too when it runs there), and
- * the cores the JVM may use. Five numbers: nothing grows with the traffic.
+ * the cores the JVM may use; with the agent's {@code serverStatusUrl} the server's CPU, and with
+ * {@code serverCpuProfile} where it went ({@link ServerCpuProfile}). A fixed set of numbers:
+ * nothing grows with the traffic.
  *
  * <p>Merged profiles add their figures (process CPU and window of each JVM, host busy and total
  * time of each reading), so the host's busy share of a merge is the mean weighted by time.
@@ -17,6 +19,7 @@ public final class CpuUsage {
   private long hostBusyNanos;
   private long hostNanos;
   private long serverNanos = -1;
+  private ServerCpuProfile serverProfile;
 
   /**
    * @param windowNanos wall time the figures cover (a monotonic clock's delta)
@@ -75,6 +78,21 @@ public final class CpuUsage {
     return c;
   }
 
+  /**
+   * Where the server's CPU went in the window, from its CPU profiles (the agent's {@code
+   * serverCpuProfile}); null when none was taken.
+   */
+  public ServerCpuProfile serverProfile() {
+    return serverProfile;
+  }
+
+  /** This usage with the server's CPU profiles of the window (null: none). */
+  public CpuUsage withServerProfile(ServerCpuProfile profile) {
+    CpuUsage c = copy();
+    c.serverProfile = profile == null ? null : profile.copy();
+    return c;
+  }
+
   /** True when the host's busy time was read ({@code /proc/stat}). */
   public boolean hostKnown() {
     return hostNanos > 0;
@@ -94,11 +112,20 @@ public final class CpuUsage {
     hostNanos += other.hostNanos;
     // The server's CPU is known for a merge only when every part knows it.
     serverNanos = serverNanos < 0 || other.serverNanos < 0 ? -1 : serverNanos + other.serverNanos;
+    // Its profiles are samples of where that CPU went: a merge adds the samples it has.
+    if (other.serverProfile != null) {
+      if (serverProfile == null) {
+        serverProfile = other.serverProfile.copy();
+      } else {
+        serverProfile.add(other.serverProfile);
+      }
+    }
   }
 
   public CpuUsage copy() {
     CpuUsage c = new CpuUsage(windowNanos, processNanos, cores, hostBusyNanos, hostNanos);
     c.serverNanos = serverNanos;
+    c.serverProfile = serverProfile == null ? null : serverProfile.copy();
     return c;
   }
 
@@ -109,17 +136,20 @@ public final class CpuUsage {
     }
     CpuUsage c = (CpuUsage) o;
     return windowNanos == c.windowNanos && processNanos == c.processNanos && cores == c.cores
-        && hostBusyNanos == c.hostBusyNanos && hostNanos == c.hostNanos && serverNanos == c.serverNanos;
+        && hostBusyNanos == c.hostBusyNanos && hostNanos == c.hostNanos && serverNanos == c.serverNanos
+        && java.util.Objects.equals(serverProfile, c.serverProfile);
   }
 
   @Override
   public int hashCode() {
-    return java.util.Objects.hash(windowNanos, processNanos, cores, hostBusyNanos, hostNanos, serverNanos);
+    return java.util.Objects.hash(windowNanos, processNanos, cores, hostBusyNanos, hostNanos, serverNanos,
+        serverProfile);
   }
 
   @Override
   public String toString() {
     return "CpuUsage{window=" + windowNanos + "ns, process=" + processNanos + "ns, cores=" + cores
-        + ", hostBusy=" + hostBusyNanos + "ns of " + hostNanos + "ns, server=" + serverNanos + "ns}";
+        + ", hostBusy=" + hostBusyNanos + "ns of " + hostNanos + "ns, server=" + serverNanos + "ns"
+        + (serverProfile == null ? "" : ", " + serverProfile) + "}";
   }
 }

@@ -280,7 +280,8 @@ final class ProfileJsonReader {
         case "cpu":
           {
             StrictNode<ProfileFormatException> cpu = r.field(name);
-            cpu.allowOnly("windowNanos", "processNanos", "cores", "hostBusyNanos", "hostNanos", "serverNanos");
+            cpu.allowOnly("windowNanos", "processNanos", "cores", "hostBusyNanos", "hostNanos", "serverNanos",
+                "serverProfile");
             long busy = cpu.has("hostBusyNanos") ? cpu.field("hostBusyNanos").nonNegative() : 0;
             long host = cpu.has("hostNanos") ? cpu.field("hostNanos").nonNegative() : 0;
             long cores = cpu.field("cores").nonNegative();
@@ -291,7 +292,8 @@ final class ProfileJsonReader {
               throw new ProfileFormatException("cpu.cores", "is more than 65536");
             }
             p.addCpu(new CpuUsage(cpu.field("windowNanos").nonNegative(), cpu.field("processNanos").nonNegative(),
-                (int) cores, busy, host).withServerNanos(cpu.has("serverNanos") ? cpu.field("serverNanos").nonNegative() : -1));
+                (int) cores, busy, host).withServerNanos(cpu.has("serverNanos") ? cpu.field("serverNanos").nonNegative() : -1)
+                .withServerProfile(cpu.has("serverProfile") ? serverProfile(cpu.field("serverProfile")) : null));
           }
           break;
         case "statementsByIsolation":
@@ -767,5 +769,22 @@ final class ProfileJsonReader {
     h.setSummary(
         count, n.field("sum").nonNegative(), n.field("min").nonNegative(), n.field("max").nonNegative());
     return h;
+  }
+
+  private static ServerCpuProfile serverProfile(StrictNode<ProfileFormatException> sp) throws ProfileFormatException {
+    sp.allowOnly("sampledNanos", "connectionNanos", "parseNanos", "compileNanos", "digestNanos",
+        "planCacheLookupNanos", "slices");
+    long slices = sp.field("slices").nonNegative();
+    if (slices > Integer.MAX_VALUE) {
+      throw new ProfileFormatException("cpu.serverProfile.slices", "is more than " + Integer.MAX_VALUE);
+    }
+    try {
+      return new ServerCpuProfile(sp.field("sampledNanos").nonNegative(), sp.field("connectionNanos").nonNegative(),
+          sp.field("parseNanos").nonNegative(), sp.field("compileNanos").nonNegative(),
+          sp.field("digestNanos").nonNegative(), sp.field("planCacheLookupNanos").nonNegative(), (int) slices);
+    } catch (IllegalArgumentException e) {
+      throw new ProfileFormatException("cpu.serverProfile",
+          "has statement parts beyond the connections' CPU, or that beyond the CPU sampled");
+    }
   }
 }

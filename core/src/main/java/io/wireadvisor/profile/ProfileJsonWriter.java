@@ -136,6 +136,18 @@ final class ProfileJsonWriter {
       if (cpu.serverNanos() >= 0) {
         g.writeNumberField("serverNanos", cpu.serverNanos());
       }
+      ServerCpuProfile sp = cpu.serverProfile();
+      if (sp != null) {
+        g.writeObjectFieldStart("serverProfile");
+        g.writeNumberField("sampledNanos", sp.sampledNanos());
+        g.writeNumberField("connectionNanos", sp.connectionNanos());
+        g.writeNumberField("parseNanos", sp.parseNanos());
+        g.writeNumberField("compileNanos", sp.compileNanos());
+        g.writeNumberField("digestNanos", sp.digestNanos());
+        g.writeNumberField("planCacheLookupNanos", sp.planCacheLookupNanos());
+        g.writeNumberField("slices", sp.slices());
+        g.writeEndObject();
+      }
       g.writeEndObject();
     }
     if (p.firstStatementMillis() > 0) {
