@@ -184,12 +184,10 @@ public final class ServerCpuProfile {
     Map<Long, long[]> locationFunctions = new HashMap<Long, long[]>();
     Map<Long, Long> functionNames = new HashMap<Long, Long>();
     List<String> strings = new ArrayList<String>();
-    while (p.more()) {
-      int key = (int) p.varint();
-      int field = key >>> 3;
-      int wire = key & 7;
-      if (wire != 2) {
-        p.skip(wire);
+    while (p.next()) {
+      int field = p.field();
+      if (p.wire() != 2) {
+        p.skip();
         continue;
       }
       Proto m = p.message();
@@ -314,13 +312,11 @@ public final class ServerCpuProfile {
 
   private static long[] valueType(Proto m) throws IOException {
     long[] t = {-1, -1};
-    while (m.more()) {
-      int key = (int) m.varint();
-      int field = key >>> 3;
-      if ((key & 7) == 0 && (field == 1 || field == 2)) {
-        t[field - 1] = m.varint();
+    while (m.next()) {
+      if (m.is(1, 0) || m.is(2, 0)) {
+        t[m.field() - 1] = m.varint();
       } else {
-        m.skip(key & 7);
+        m.skip();
       }
     }
     return t;
@@ -329,13 +325,10 @@ public final class ServerCpuProfile {
   private static void sample(Proto m, List<long[]> samples, List<long[]> values) throws IOException {
     LongList locations = new LongList();
     LongList vals = new LongList();
-    while (m.more()) {
-      int key = (int) m.varint();
-      int field = key >>> 3;
-      int wire = key & 7;
-      if ((field == 1 || field == 2) && (wire == 0 || wire == 2)) {
-        LongList into = field == 1 ? locations : vals;
-        if (wire == 0) {
+    while (m.next()) {
+      if ((m.field() == 1 || m.field() == 2) && (m.wire() == 0 || m.wire() == 2)) {
+        LongList into = m.field() == 1 ? locations : vals;
+        if (m.wire() == 0) {
           into.add(m.varint());
         } else {
           Proto packed = m.message();
@@ -344,7 +337,7 @@ public final class ServerCpuProfile {
           }
         }
       } else {
-        m.skip(wire);
+        m.skip();
       }
     }
     samples.add(locations.toArray());
@@ -354,24 +347,20 @@ public final class ServerCpuProfile {
   private static void location(Proto m, Map<Long, long[]> into) throws IOException {
     long id = 0;
     LongList functions = new LongList();
-    while (m.more()) {
-      int key = (int) m.varint();
-      int field = key >>> 3;
-      int wire = key & 7;
-      if (field == 1 && wire == 0) {
+    while (m.next()) {
+      if (m.is(1, 0)) {
         id = m.varint();
-      } else if (field == 4 && wire == 2) {
+      } else if (m.is(4, 2)) {
         Proto line = m.message();
-        while (line.more()) {
-          int k = (int) line.varint();
-          if ((k >>> 3) == 1 && (k & 7) == 0) {
+        while (line.next()) {
+          if (line.is(1, 0)) {
             functions.add(line.varint());
           } else {
-            line.skip(k & 7);
+            line.skip();
           }
         }
       } else {
-        m.skip(wire);
+        m.skip();
       }
     }
     into.put(id, functions.toArray());
@@ -380,16 +369,13 @@ public final class ServerCpuProfile {
   private static void function(Proto m, Map<Long, Long> into) throws IOException {
     long id = 0;
     long name = -1;
-    while (m.more()) {
-      int key = (int) m.varint();
-      int field = key >>> 3;
-      int wire = key & 7;
-      if (field == 1 && wire == 0) {
+    while (m.next()) {
+      if (m.is(1, 0)) {
         id = m.varint();
-      } else if (field == 2 && wire == 0) {
+      } else if (m.is(2, 0)) {
         name = m.varint();
       } else {
-        m.skip(wire);
+        m.skip();
       }
     }
     into.put(id, name);
@@ -427,8 +413,37 @@ public final class ServerCpuProfile {
       this.end = end;
     }
 
+    private int key;
+
     boolean more() {
       return pos < end;
+    }
+
+    /** Reads the next field's key; false at the end of the message. */
+    boolean next() throws IOException {
+      if (pos >= end) {
+        return false;
+      }
+      key = (int) varint();
+      return true;
+    }
+
+    int field() {
+      return key >>> 3;
+    }
+
+    int wire() {
+      return key & 7;
+    }
+
+    /** True when the current field is {@code field} with wire type {@code wire}. */
+    boolean is(int field, int wire) {
+      return field() == field && wire() == wire;
+    }
+
+    /** Skips the current field. */
+    void skip() throws IOException {
+      skip(wire());
     }
 
     long varint() throws IOException {

@@ -32,27 +32,28 @@ class ServerCpuProfileTest {
   /** A profile writer: functions and locations one to one, a location per function. */
   static final class Pprof {
     final List<String> strings = new ArrayList<>(Arrays.asList(""));
+    final java.util.Map<String, Integer> stringIds = new java.util.HashMap<>();
     final List<String> functions = new ArrayList<>();
+    final java.util.Map<String, Integer> functionIds = new java.util.HashMap<>();
     final ByteArrayOutputStream samples = new ByteArrayOutputStream();
     boolean packed = true;
     String[] type = {"cpu", "nanoseconds"};
 
     int str(String s) {
-      int i = strings.indexOf(s);
-      if (i < 0) {
-        strings.add(s);
-        i = strings.size() - 1;
+      if (s.isEmpty()) {
+        return 0;
       }
-      return i;
+      return stringIds.computeIfAbsent(s, x -> {
+        strings.add(x);
+        return strings.size() - 1;
+      });
     }
 
     int fn(String name) {
-      int i = functions.indexOf(name);
-      if (i < 0) {
-        functions.add(name);
-        i = functions.size() - 1;
-      }
-      return i + 1;
+      return functionIds.computeIfAbsent(name, x -> {
+        functions.add(x);
+        return functions.size();
+      });
     }
 
     /** One sample: {@code nanos} of CPU with this stack, leaf first. */
