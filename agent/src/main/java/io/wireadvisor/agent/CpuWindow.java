@@ -78,7 +78,8 @@ final class CpuWindow {
     if (u != null) {
       ServerCpuProfile sp;
       synchronized (CpuWindow.class) {
-        sp = serverProfile;
+        // A copy: the profiler thread adds to the window's figures under this lock.
+        sp = serverProfile == null ? null : serverProfile.copy();
       }
       profile.addCpu(sp != null && u.serverNanos() >= 0 ? u.withServerProfile(sp) : u);
     }

@@ -25,9 +25,14 @@ final class ServerProfiler implements Runnable {
     this.seconds = seconds;
   }
 
-  /** Starts the thread when both options are set. */
+  /** Starts the thread when both options are set; warns when only the seconds are. */
   static void start(String statusUrl, int seconds) {
-    if (statusUrl == null || seconds <= 0) {
+    if (seconds <= 0) {
+      return;
+    }
+    if (statusUrl == null) {
+      AgentLog.warn("serverCpuProfile needs serverStatusUrl (the TiDB status port to profile); no server CPU"
+          + " profiles are taken");
       return;
     }
     Thread t = new Thread(new ServerProfiler(statusUrl, seconds), "wire-advisor-server-profiler");
