@@ -80,6 +80,12 @@ public final class StatementPatternRule implements Rule {
     List<Found> found = new ArrayList<>();
     for (ShapeStats s : profile.shapes().values()) {
       for (PatternStats p : s.patterns()) {
+        // A locking read (SELECT ... FOR UPDATE) row by row is a lock the transaction takes on
+        // purpose and in its order (BenchBase's TPC-C NewOrder locks each stock row so); batching
+        // it would change which rows are locked together and in what order: not N+1 loading.
+        if (p.kind() == PatternStats.Kind.N_PLUS_ONE && s.lockingRead()) {
+          continue;
+        }
         if (p.kind() != PatternStats.Kind.LOADED_TWICE && enough(p) == judged) {
           found.add(new Found(s, p, p.partner().isEmpty() ? null : profile.shape(p.partner())));
         }
@@ -95,6 +101,18 @@ public final class StatementPatternRule implements Rule {
       }
     });
     return found;
+  }
+
+  /**
+   * Hibernate's generated SQL: its table aliases end in digits and an underscore, {@code t1_0.}
+   * (Hibernate 6 and 7) or {@code owner0_.} (Hibernate 5). Only there does a Hibernate property
+   * change what the application sends; hand-written JDBC needs a code change.
+   */
+  private static final java.util.regex.Pattern HIBERNATE_ALIAS =
+      java.util.regex.Pattern.compile("(?i)(?:^|[^a-z0-9_`])[a-z][a-z0-9_]*[0-9]_[0-9]*\\.");
+
+  static boolean hibernateShaped(String digestText) {
+    return digestText != null && HIBERNATE_ALIAS.matcher(digestText).find();
   }
 
   static boolean enough(PatternStats p) {
@@ -136,11 +154,15 @@ public final class StatementPatternRule implements Rule {
       }
       nanos += f.nanos();
     }
+    boolean orm = false;
+    for (Found f : found) {
+      orm |= f.pattern.kind() == PatternStats.Kind.N_PLUS_ONE && hibernateShaped(f.shape.digestText());
+    }
     double share = Workload.ratio(nPlusOne + updates, w.businessExecutions);
     String what = nPlusOne > 0 && updates > 0 ? "N+1 loading and UPDATEs after INSERTs"
         : nPlusOne > 0 ? "N+1 loading" : "UPDATEs after INSERTs of the same table";
     Recommendation.Builder r = Recommendation.builder(ID,
-        "Remove " + what + " in the ORM mapping",
+        "Remove " + what + (nPlusOne > 0 && !orm ? " in the application's data access" : " in the ORM mapping"),
         Double.isNaN(share) || share >= 0.2 ? Severity.HIGH : Severity.MEDIUM);
     r.evidence(Fmt.count(nPlusOne + updates) + " executions belong to statement patterns judged per"
         + " transaction (" + Fmt.percent(share) + " of " + Fmt.count(w.businessExecutions)
@@ -156,7 +178,18 @@ public final class StatementPatternRule implements Rule {
     Change.Builder change = Change.builder();
     StringBuilder effect = new StringBuilder();
     StringBuilder risk = new StringBuilder();
-    if (nPlusOne > 0) {
+    if (nPlusOne > 0 && !orm) {
+      change.note("N+1 in hand-written data access (its SQL is not Hibernate's, so no ORM setting"
+          + " changes it): load the rows the loop fetches one at a time with one statement per"
+          + " transaction, WHERE <key> IN (...) for up to " + ADVISED_BATCH_SIZE + " keys, or a join"
+          + " with the query that found the parents.");
+      effect.append("Each transaction's ").append(WireSession.N_PLUS_ONE_MIN_EXECUTIONS)
+          .append("+ SELECTs of a shape, one row at a time, become one statement: ").append(Fmt.count(nPlusOne))
+          .append(" executions in this window, once the code is changed (not counted in the estimate). ");
+      risk.append("A code change: the loop's order of reads, and what it does when a key has no row,"
+          + " must stay the same; an IN list of varying length is a new statement shape for each"
+          + " length (pad to a fixed size for the statement cache). ");
+    } else if (nPlusOne > 0) {
       change.hibernate(BATCH_FETCH_SIZE, String.valueOf(ADVISED_BATCH_SIZE));
       change.note("N+1: load what the loop loads with the query that finds the parents: JPQL"
           + " 'join fetch' (or @EntityGraph(attributePaths = ...) on the Spring Data repository"
@@ -196,7 +229,7 @@ public final class StatementPatternRule implements Rule {
         .verify("A new profile's statement patterns: these shapes' executions per statement fall"
             + " (the report no longer lists them under " + ID + "); the join-fetch or IN (...)"
             + " statement replaces them.");
-    expectPerStatement(r, profile, nPlusOne, updates);
+    expectPerStatement(r, profile, nPlusOne, updates, orm);
     return r.build();
   }
 
@@ -208,10 +241,12 @@ public final class StatementPatternRule implements Rule {
    * mapping change in the code, so their expectation reports NOT_APPLIED where nothing changed.
    */
   private static void expectPerStatement(
-      Recommendation.Builder r, TrafficProfile profile, long nPlusOne, long updates) {
+      Recommendation.Builder r, TrafficProfile profile, long nPlusOne, long updates, boolean orm) {
     if (nPlusOne > 0) {
-      r.expect(Expectation.atMost(Metric.N_PLUS_ONE_PER_STATEMENT, profile,
-          targetPerStatement(profile, PatternStats.Kind.N_PLUS_ONE, nPlusOne)));
+      double target = targetPerStatement(profile, PatternStats.Kind.N_PLUS_ONE, nPlusOne);
+      // Hand-written loads fall only with a code change: unchanged, it was not applied.
+      r.expect(orm ? Expectation.atMost(Metric.N_PLUS_ONE_PER_STATEMENT, profile, target)
+          : Expectation.atMostAfterCodeChange(Metric.N_PLUS_ONE_PER_STATEMENT, profile, target));
     }
     if (updates > 0) {
       r.expect(Expectation.atMostAfterCodeChange(Metric.INSERT_THEN_UPDATE_PER_STATEMENT, profile,

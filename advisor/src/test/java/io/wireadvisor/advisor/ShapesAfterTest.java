@@ -35,12 +35,14 @@ class ShapesAfterTest {
   private static final int CONNECTIONS = 4;
   private static final int ROUNDS = 10;
 
-  private static final String PARENTS = "SELECT id, name FROM parent WHERE page = 1";
-  private static final String CHILD = "SELECT id, v FROM child WHERE parent_id = 5";
-  private static final String CHILD_IN = "SELECT id, v FROM child WHERE parent_id IN (1, 2, 3, 4, 5)";
-  private static final String OWNER = "SELECT id, name FROM owner WHERE id = 3";
-  private static final String VISITS = "SELECT id, day FROM visit WHERE pet_id = 5";
-  private static final String VISITS_IN = "SELECT id, day FROM visit WHERE pet_id IN (5, 6)";
+  // Hibernate 6's SQL (aliases p1_0, c1_0, ...): batch fetching changes only what Hibernate sends.
+  private static final String PARENTS = "SELECT p1_0.id, p1_0.name FROM parent p1_0 WHERE p1_0.page = 1";
+  private static final String CHILD = "SELECT c1_0.id, c1_0.v FROM child c1_0 WHERE c1_0.parent_id = 5";
+  private static final String CHILD_IN =
+      "SELECT c1_0.id, c1_0.v FROM child c1_0 WHERE c1_0.parent_id IN (1, 2, 3, 4, 5)";
+  private static final String OWNER = "SELECT o1_0.id, o1_0.name FROM owner o1_0 WHERE o1_0.id = 3";
+  private static final String VISITS = "SELECT v1_0.id, v1_0.day FROM visit v1_0 WHERE v1_0.pet_id = 5";
+  private static final String VISITS_IN = "SELECT v1_0.id, v1_0.day FROM visit v1_0 WHERE v1_0.pet_id IN (5, 6)";
   private static final String INSERT = "INSERT INTO review (id, body) VALUES (1, 'a')";
   private static final String INSERT_ROWS =
       "INSERT INTO review (id, body) VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'e')";

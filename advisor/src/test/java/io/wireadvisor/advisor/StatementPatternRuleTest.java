@@ -17,14 +17,23 @@ class StatementPatternRuleTest {
   private static final int ENDED = 0x0000;
 
   /** A profile recorded as a collector records it: N+1 loops and inserts followed by updates. */
+  /** Hibernate 6's load of a child collection (its aliases: c1_0). */
+  static final String HIBERNATE_CHILD = "SELECT c1_0.id, c1_0.v FROM child c1_0 WHERE c1_0.parent_id = 5";
+  static final String PLAIN_CHILD = "SELECT id, v FROM child WHERE parent_id = 5";
+
   private static TrafficProfile profile(int loopTransactions, int insertTransactions,
       boolean fixed) {
+    return profile(loopTransactions, insertTransactions, fixed, HIBERNATE_CHILD);
+  }
+
+  private static TrafficProfile profile(int loopTransactions, int insertTransactions,
+      boolean fixed, String childSql) {
     ProfileRecorder recorder = new ProfileRecorder(RecorderSettings.defaults());
     WireSession s = new WireSession(recorder, new WireSession.Budget(), null);
     ShapeHandle parents = recorder.shape("SELECT id, name FROM parent WHERE owner = 1");
     ShapeHandle joined = recorder.shape(
         "SELECT p.id, c.id, c.v FROM parent p JOIN child c ON c.parent_id = p.id WHERE p.owner = 1");
-    ShapeHandle child = recorder.shape("SELECT id, v FROM child WHERE parent_id = 5");
+    ShapeHandle child = recorder.shape(childSql);
     ShapeHandle insert = recorder.shape("INSERT INTO child (id, v, parent_id) VALUES (1, 'a', NULL)");
     ShapeHandle insertWithKey = recorder.shape("INSERT INTO child (id, v, parent_id) VALUES (1, 'a', 7)");
     ShapeHandle update = recorder.shape("UPDATE child SET parent_id = 7 WHERE id = 1");
@@ -77,7 +86,7 @@ class StatementPatternRuleTest {
     String evidence = String.join("\n", r.evidence());
     assertThat(evidence)
         .contains("82 executions belong to statement patterns")
-        .contains("N+1: select id, v from child where parent_id = ? ran 50 times in 10 transactions"
+        .contains("N+1: select c1_0.id, c1_0.v from child c1_0 where c1_0.parent_id = ? ran 50 times in 10 transactions"
             + " (5.0 per transaction, 1.00 rows per execution, 10.0 ms), after select id, name from"
             + " parent where owner = ?")
         .contains("UPDATE after INSERT: update child set parent_id = ? where id = ? ran 32 times"
@@ -119,6 +128,50 @@ class StatementPatternRuleTest {
     String all = Reports.text(a) + Reports.markdown(a) + Reports.json(a) + Reports.html(a);
     assertThat(all).contains(StatementPatternRule.ID).contains("hibernate.default_batch_fetch_size")
         .contains("N+1 executions per statement").contains("UPDATE-after-INSERT executions per statement");
+  }
+
+  /**
+   * BenchBase's TPC-C on TiDB (hand-written JDBC): its per-item lookups were advised Hibernate's
+   * batch fetching, 80-90% of the first screen's saving, a change that cannot be made there.
+   */
+  @Test
+  void handWrittenLoopsGetACodeChangeNotAnOrmSettingAndNoSavingInTheEstimate() {
+    TrafficProfile p = profile(10, 0, false, PLAIN_CHILD);
+    Recommendation r = find(Advisor.analyze(p, null));
+    assertThat(r).isNotNull();
+    assertThat(r.title()).isEqualTo("Remove N+1 loading in the application's data access");
+    assertThat(r.change().hibernateProperties()).isEmpty();
+    assertThat(r.change().notes()).anySatisfy(n -> assertThat(n).contains("hand-written")
+        .contains("IN (...)").doesNotContain("@BatchSize"));
+    assertThat(r.saving() == null ? 0 : r.saving().roundTripsBefore() - r.saving().roundTripsAfter())
+        .as("a code change the estimate does not count").isZero();
+    Expectation e = r.expectations().get(0);
+    assertThat(e.metric()).isEqualTo(Metric.N_PLUS_ONE_PER_STATEMENT);
+    assertThat(e.codeChange()).isTrue();
+    assertThat(e.check(p).status()).isEqualTo(Expectation.Outcome.Status.NOT_APPLIED);
+    assertThat(e.check(profile(10, 0, true, PLAIN_CHILD)).status()).isEqualTo(Expectation.Outcome.Status.MET);
+    // Hibernate's own SQL, same loop: the ORM setting, counted.
+    Recommendation orm = find(Advisor.analyze(profile(10, 0, false), null));
+    assertThat(orm.change().hibernateProperties()).containsKey(StatementPatternRule.BATCH_FETCH_SIZE);
+    assertThat(orm.saving().roundTripsBefore()).isEqualTo(50);
+  }
+
+  @Test
+  void lockingReadsRowByRowAreNotNPlusOne() {
+    TrafficProfile p = profile(10, 0, false, PLAIN_CHILD + " FOR UPDATE");
+    assertThat(find(Advisor.analyze(p, null))).isNull();
+    assertThat(StatementPatternRule.patterns(p, false)).isEmpty();
+  }
+
+  @Test
+  void recognisesHibernatesAliases() {
+    assertThat(StatementPatternRule.hibernateShaped("select c1_0.id from child c1_0 where c1_0.parent_id = ?")).isTrue();
+    assertThat(StatementPatternRule.hibernateShaped("select owner0_.id as id1_0_ from owners owner0_ where owner0_.id = ?"))
+        .isTrue();
+    assertThat(StatementPatternRule.hibernateShaped("select s_quantity, s_dist_01 from stock where s_i_id = ? and s_w_id = ?"))
+        .isFalse();
+    assertThat(StatementPatternRule.hibernateShaped("select i_price from item where i_id = ?")).isFalse();
+    assertThat(StatementPatternRule.hibernateShaped(null)).isFalse();
   }
 
   @Test
