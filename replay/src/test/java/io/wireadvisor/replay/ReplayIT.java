@@ -98,10 +98,18 @@ class ReplayIT {
         new Replayer.Options(false, null, 64), 1);
     System.out.println(steps.text());
     List<ReplayComparison.Series> st = steps.series();
-    // In the order the advice ranks them (the probes' measured time first); the cache stands
+    List<String> names = st.stream().map(x -> x.config().name()).collect(java.util.stream.Collectors.toList());
+    // In the order the advice ranks them. Which of the probes and the prepares saves more is the
+    // estimate's call (on TiDB it prices the parse and compile the plan cache removes, from the
+    // server's own figures, and the two can change places from run to run); the cache stands
     // right after the server-side prepares it goes with.
-    assertThat(st.subList(0, 4)).extracting(x -> x.config().name()).containsExactly("current", "+session-probes",
-        "+server-prepared-statements", "+prepared-statement-cache");
+    List<String> ranked = steps.advice().recommendations().stream().map(r -> "+" + r.id())
+        .collect(java.util.stream.Collectors.toList());
+    assertThat(names.get(0)).isEqualTo("current");
+    assertThat(ranked).containsSubsequence(names.subList(1, names.size()));
+    assertThat(names.subList(1, 4)).containsExactlyInAnyOrder("+session-probes", "+server-prepared-statements",
+        "+prepared-statement-cache");
+    assertThat(names.indexOf("+prepared-statement-cache")).isEqualTo(names.indexOf("+server-prepared-statements") + 1);
     // On TiDB the advice, judged with the server's view, goes on with server-side steps (TiDB
     // globals), which replay applies for their runs and undoes; elsewhere there are none.
     for (ReplayComparison.Series extra : st.subList(4, st.size())) {
@@ -109,19 +117,30 @@ class ReplayIT {
       assertThat(extra.config().serverSql()).as(extra.config().name()).isNotEmpty();
     }
     RunResult now = st.get(0).first();
-    RunResult probes = st.get(1).first();
-    RunResult prepares = st.get(2).first();
-    RunResult cache = st.get(3).first();
-    assertThat(probes.wire().totalProbes()).as("the probe step removes probes").isLessThan(now.wire().totalProbes());
+    int probesAt = names.indexOf("+session-probes");
+    int preparesAt = names.indexOf("+server-prepared-statements");
+    RunResult probes = st.get(probesAt).first();
+    RunResult prepares = st.get(preparesAt).first();
+    RunResult cache = st.get(preparesAt + 1).first();
+    assertThat(probes.wire().totalProbes()).as("the probe step removes probes")
+        .isLessThan(st.get(probesAt - 1).first().wire().totalProbes());
     assertThat(now.wire().count(CommandType.STMT_EXECUTE)).isZero();
     assertThat(prepares.wire().count(CommandType.STMT_EXECUTE)).isGreaterThanOrEqualTo(business);
-    // useConfigs=maxPerformance (the probe step) already turns the statement cache on: the
-    // prepares step prepares once per template and connection, and the cache step (its size and
-    // SQL limit) keeps it there.
-    assertThat(prepares.wire().count(CommandType.STMT_PREPARE)).isLessThanOrEqualTo(3L * SESSIONS);
+    if (probesAt < preparesAt) {
+      // useConfigs=maxPerformance (the probe step) already turns the statement cache on: the
+      // prepares step prepares once per template and connection.
+      assertThat(prepares.wire().count(CommandType.STMT_PREPARE)).isLessThanOrEqualTo(3L * SESSIONS);
+    } else {
+      // Without a cache every statement object is prepared and closed on the server.
+      assertThat(prepares.wire().count(CommandType.STMT_PREPARE))
+          .isGreaterThan(cache.wire().count(CommandType.STMT_PREPARE));
+      assertThat(cache.commandsPerStatement()).isLessThan(prepares.commandsPerStatement());
+    }
+    // The cache step (on, with its size and SQL limit) prepares once per template and connection.
     assertThat(cache.wire().count(CommandType.STMT_PREPARE)).isLessThanOrEqualTo(3L * SESSIONS);
     assertThat(cache.wire().count(CommandType.STMT_CLOSE)).isZero();
-    assertThat(cache.commandsPerStatement()).isLessThan(now.commandsPerStatement());
+    assertThat(st.get(3).first().commandsPerStatement()).as("the three steps together")
+        .isLessThan(now.commandsPerStatement());
     assertThat(steps.text()).contains("+prepared-statement-cache vs +server-prepared-statements");
 
     // Into a copy the user names, writes are committed.
