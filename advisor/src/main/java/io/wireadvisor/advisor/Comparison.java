@@ -84,19 +84,36 @@ public final class Comparison {
   static final long KIND_GROWTH_MIN = 10;
 
   /**
-   * Statement kinds (probes apart) that appear in AFTER or run at least {@link #KIND_GROWTH_MIN}
-   * and a tenth more often, e.g. {@code ROLLBACK 0 -> 282} (the pool's autoCommit=false rolling
-   * back borrows that ran statements outside transactions), in the order of {@link StatementKind}.
+   * Statement kinds (probes apart) that appear in AFTER, or whose executions grew by at least
+   * {@link #KIND_GROWTH_MIN} and a tenth more than the traffic did: BEFORE's count is scaled by
+   * the ratio of all statements (AFTER's to BEFORE's) first, so a window that ran more business
+   * names only what grew per statement, e.g. {@code ROLLBACK 0 -> 282} (the pool's
+   * autoCommit=false rolling back borrows that ran statements outside transactions), not every
+   * kind of a faster run. In the order of {@link StatementKind}; a grown kind is written with its
+   * executions per 1,000 statements before and after.
    */
   static List<String> kindsGrown(TrafficProfile before, TrafficProfile after) {
     long[] b = executionsByKind(before);
     long[] a = executionsByKind(after);
+    long totalBefore = 0;
+    long totalAfter = 0;
+    for (int i = 0; i < b.length; i++) {
+      totalBefore += b[i];
+      totalAfter += a[i];
+    }
+    double scale = totalBefore == 0 ? 1 : (double) totalAfter / totalBefore;
     List<String> out = new ArrayList<>();
     for (io.wireadvisor.sql.StatementKind k : io.wireadvisor.sql.StatementKind.values()) {
       long was = b[k.ordinal()];
       long now = a[k.ordinal()];
-      if (now > 0 && (was == 0 || now - was >= KIND_GROWTH_MIN && now >= 1.1 * was)) {
-        out.add(k.name() + " " + Fmt.count(was) + " -> " + Fmt.count(now));
+      double expected = was * scale;
+      if (now > 0 && (was == 0 || now - expected >= KIND_GROWTH_MIN && now >= 1.1 * expected)) {
+        String line = k.name() + " " + Fmt.count(was) + " -> " + Fmt.count(now);
+        if (was > 0 && totalBefore > 0 && totalAfter > 0) {
+          line += String.format(java.util.Locale.ROOT, " (%.1f -> %.1f per 1,000 statements)",
+              1000.0 * was / totalBefore, 1000.0 * now / totalAfter);
+        }
+        out.add(line);
       }
     }
     return out;
