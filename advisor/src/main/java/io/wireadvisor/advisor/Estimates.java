@@ -631,13 +631,13 @@ final class Estimates {
   }
 
   private List<String> jdbcUrls() {
-    java.util.LinkedHashSet<String> urls = new java.util.LinkedHashSet<>();
+    Map<String, String> urls = new java.util.LinkedHashMap<>();
     for (Source s : profile.sources()) {
-      if (s.jdbcUrl() != null && urls.size() < 8) {
-        urls.add(s.jdbcUrl());
+      if (s.jdbcUrl() != null && urls.size() < 8 && !urls.containsKey(s.jdbcUrl())) {
+        urls.put(s.jdbcUrl(), JdbcUrlSettings.withSettings(s.jdbcUrl(), s.properties()));
       }
     }
-    return new ArrayList<>(urls);
+    return new ArrayList<>(urls.values());
   }
 
   /**

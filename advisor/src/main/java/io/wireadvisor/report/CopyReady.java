@@ -2,6 +2,7 @@ package io.wireadvisor.report;
 
 import io.wireadvisor.advisor.Analysis;
 import io.wireadvisor.advisor.Change;
+import io.wireadvisor.advisor.JdbcUrlSettings;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -29,19 +30,19 @@ final class CopyReady {
 
   private CopyReady(Analysis a) {
     Change c = a.combinedChange();
-    String params = c.urlParameters();
     List<String> known = a.outlook() == null ? Collections.<String>emptyList() : a.outlook().jdbcUrls();
     urlKnown = !known.isEmpty();
     if (!c.jdbcProperties().isEmpty()) {
       for (String u : urlKnown ? known : Collections.singletonList(PLACEHOLDER_URL)) {
-        urls.add(u + (u.indexOf('?') >= 0 ? "&" : "?") + params);
+        urls.add(JdbcUrlSettings.merge(u, c.jdbcProperties()));
       }
       if (!urlKnown) {
         notes.add("The collector did not record the application's URL (a proxy sees no JDBC URL):"
             + " put these parameters on yours, next to the ones it already has.");
       } else {
-        notes.add("The URLs as the application used them, without credentials; keep the"
-            + " parameters your URL already has and add these.");
+        notes.add("The URL as the application used it, with the driver settings the agent read that"
+            + " differ from Connector/J's defaults and the changes; the agent records no other"
+            + " parameter (user, password, allowPublicKeyRetrieval, ...): add those your URL has.");
       }
     }
     for (Map.Entry<String, String> e : c.jdbcProperties().entrySet()) {
