@@ -100,16 +100,19 @@ final class CpuWindow {
     }
     CpuUsage u = new CpuUsage(Math.max(0, b[0] - a[0]), Math.max(0, b[1] - a[1]),
         Runtime.getRuntime().availableProcessors(), busy, total);
+    if (a.length > 5 && b.length > 5 && a[5] >= 0 && b[5] >= a[5]) {
+      u = u.withHostCpuWaitNanos((b[5] - a[5]) * 1000);
+    }
     // A server restarted in the window (its counter went back) says nothing.
     return a[4] >= 0 && b[4] >= a[4] ? u.withServerNanos(b[4] - a[4]) : u;
   }
 
   /**
    * {monotonic nanos, process CPU nanos or -1, host busy ticks or -1, host total ticks or -1,
-   * server CPU nanos or -1}.
+   * server CPU nanos or -1, host CPU wait microseconds (PSI) or -1}.
    */
   static long[] read() {
-    long[] r = {System.nanoTime(), -1, -1, -1, -1};
+    long[] r = {System.nanoTime(), -1, -1, -1, -1, hostCpuWaitMicros()};
     try {
       OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
       if (os instanceof com.sun.management.OperatingSystemMXBean) {
@@ -207,6 +210,48 @@ final class CpuWindow {
       }
       return n;
     }
+  }
+
+  /**
+   * The {@code some} total of {@code /proc/pressure/cpu} (microseconds since boot during which at
+   * least one task waited for a CPU); -1 when the file is absent or unreadable (no PSI).
+   */
+  static long hostCpuWaitMicros() {
+    byte[] buf = new byte[MAX_STAT_BYTES];
+    int n = 0;
+    try (InputStream in = new FileInputStream("/proc/pressure/cpu")) {
+      int k;
+      while (n < buf.length && (k = in.read(buf, n, buf.length - n)) > 0) {
+        n += k;
+      }
+    } catch (IOException | SecurityException e) {
+      return -1;
+    }
+    return parsePressure(new String(buf, 0, n, StandardCharsets.US_ASCII));
+  }
+
+  /**
+   * The {@code total=} of the {@code some} line of a PSI file ({@code some avg10=1.00 avg60=0.50
+   * avg300=0.20 total=12345}); -1 when there is none.
+   */
+  static long parsePressure(String text) {
+    for (String line : text.split("\n")) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length < 2 || !f[0].equals("some")) {
+        continue;
+      }
+      for (int i = 1; i < f.length; i++) {
+        if (f[i].startsWith("total=")) {
+          try {
+            long v = Long.parseLong(f[i].substring(6));
+            return v >= 0 ? v : -1;
+          } catch (NumberFormatException e) {
+            return -1;
+          }
+        }
+      }
+    }
+    return -1;
   }
 
   /** {busy, total} clock ticks of all CPUs since boot, from {@code /proc/stat}; null when unreadable. */

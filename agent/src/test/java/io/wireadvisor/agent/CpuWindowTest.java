@@ -37,6 +37,28 @@ class CpuWindowTest {
   }
 
   @Test
+  void theHostsCpuWaitIsThePressureFilesSomeTotalOverTheWindow() {
+    String psi = "some avg10=48.46 avg60=50.40 avg300=51.45 total=26119980557\n"
+        + "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n";
+    assertThat(CpuWindow.parsePressure(psi)).isEqualTo(26_119_980_557L);
+    assertThat(CpuWindow.parsePressure("full avg10=0.00 total=5\n")).isEqualTo(-1);
+    assertThat(CpuWindow.parsePressure("some avg10=1 total=x\n")).isEqualTo(-1);
+    assertThat(CpuWindow.parsePressure("")).isEqualTo(-1);
+    // Microseconds between two readings, as nanoseconds; never more than the window.
+    CpuUsage u = CpuWindow.since(new long[] {0, 1, 10, 100, -1, 1_000}, new long[] {2_000_000, 2, 60, 200, -1, 1_500});
+    assertThat(u.hostCpuWaitNanos()).isEqualTo(500_000);
+    assertThat(u.hostCpuWaitShare()).isEqualTo(0.25);
+    assertThat(CpuWindow.since(new long[] {0, 1, 10, 100, -1, 0}, new long[] {1_000, 2, 60, 200, -1, 9})
+        .hostCpuWaitNanos()).isEqualTo(1_000);
+    // Not read at either end: unknown.
+    assertThat(CpuWindow.since(new long[] {0, 1, 10, 100, -1, -1}, new long[] {1_000, 2, 60, 200, -1, 9})
+        .hostCpuWaitNanos()).isEqualTo(-1);
+    if (new java.io.File("/proc/pressure/cpu").canRead()) {
+      assertThat(CpuWindow.hostCpuWaitMicros()).isNotNegative();
+    }
+  }
+
+  @Test
   void thisJvmAndHostAreMeasured() {
     CpuWindow.reset();
     long spin = System.nanoTime();

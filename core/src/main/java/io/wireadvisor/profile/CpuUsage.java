@@ -19,6 +19,7 @@ public final class CpuUsage {
   private long hostBusyNanos;
   private long hostNanos;
   private long serverNanos = -1;
+  private long hostCpuWaitNanos = -1;
   private ServerCpuProfile serverProfile;
 
   /**
@@ -93,6 +94,27 @@ public final class CpuUsage {
     return c;
   }
 
+  /**
+   * Wall time in the window during which at least one task on the host was ready to run and
+   * waited for a CPU (Linux pressure stall information, {@code /proc/pressure/cpu}, its {@code
+   * some} total); -1 when not read (no PSI: an older kernel, another OS).
+   */
+  public long hostCpuWaitNanos() {
+    return hostCpuWaitNanos;
+  }
+
+  /** The share of the window in which tasks waited for a CPU, 0..1; -1 when unknown. */
+  public double hostCpuWaitShare() {
+    return hostCpuWaitNanos >= 0 && windowNanos > 0 ? Math.min(1, (double) hostCpuWaitNanos / windowNanos) : -1;
+  }
+
+  /** This usage with the host's CPU wait over the window ({@code -1}: unknown; at most the window). */
+  public CpuUsage withHostCpuWaitNanos(long nanos) {
+    CpuUsage c = copy();
+    c.hostCpuWaitNanos = nanos < 0 ? -1 : Math.min(nanos, windowNanos);
+    return c;
+  }
+
   /** True when the host's busy time was read ({@code /proc/stat}). */
   public boolean hostKnown() {
     return hostNanos > 0;
@@ -112,6 +134,8 @@ public final class CpuUsage {
     hostNanos += other.hostNanos;
     // The server's CPU is known for a merge only when every part knows it.
     serverNanos = serverNanos < 0 || other.serverNanos < 0 ? -1 : serverNanos + other.serverNanos;
+    hostCpuWaitNanos = hostCpuWaitNanos < 0 || other.hostCpuWaitNanos < 0 ? -1
+        : hostCpuWaitNanos + other.hostCpuWaitNanos;
     // Its profiles are samples of where that CPU went: a merge adds the samples it has.
     if (other.serverProfile != null) {
       if (serverProfile == null) {
@@ -125,6 +149,7 @@ public final class CpuUsage {
   public CpuUsage copy() {
     CpuUsage c = new CpuUsage(windowNanos, processNanos, cores, hostBusyNanos, hostNanos);
     c.serverNanos = serverNanos;
+    c.hostCpuWaitNanos = hostCpuWaitNanos;
     c.serverProfile = serverProfile == null ? null : serverProfile.copy();
     return c;
   }
@@ -137,13 +162,14 @@ public final class CpuUsage {
     CpuUsage c = (CpuUsage) o;
     return windowNanos == c.windowNanos && processNanos == c.processNanos && cores == c.cores
         && hostBusyNanos == c.hostBusyNanos && hostNanos == c.hostNanos && serverNanos == c.serverNanos
+        && hostCpuWaitNanos == c.hostCpuWaitNanos
         && java.util.Objects.equals(serverProfile, c.serverProfile);
   }
 
   @Override
   public int hashCode() {
     return java.util.Objects.hash(windowNanos, processNanos, cores, hostBusyNanos, hostNanos, serverNanos,
-        serverProfile);
+        hostCpuWaitNanos, serverProfile);
   }
 
   @Override

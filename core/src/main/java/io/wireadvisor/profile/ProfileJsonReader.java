@@ -280,8 +280,8 @@ final class ProfileJsonReader {
         case "cpu":
           {
             StrictNode<ProfileFormatException> cpu = r.field(name);
-            cpu.allowOnly("windowNanos", "processNanos", "cores", "hostBusyNanos", "hostNanos", "serverNanos",
-                "serverProfile");
+            cpu.allowOnly("windowNanos", "processNanos", "cores", "hostBusyNanos", "hostNanos", "hostCpuWaitNanos",
+                "serverNanos", "serverProfile");
             long busy = cpu.has("hostBusyNanos") ? cpu.field("hostBusyNanos").nonNegative() : 0;
             long host = cpu.has("hostNanos") ? cpu.field("hostNanos").nonNegative() : 0;
             long cores = cpu.field("cores").nonNegative();
@@ -291,8 +291,14 @@ final class ProfileJsonReader {
             if (cores > 65_536) {
               throw new ProfileFormatException("cpu.cores", "is more than 65536");
             }
-            p.addCpu(new CpuUsage(cpu.field("windowNanos").nonNegative(), cpu.field("processNanos").nonNegative(),
+            long window = cpu.field("windowNanos").nonNegative();
+            long wait = cpu.has("hostCpuWaitNanos") ? cpu.field("hostCpuWaitNanos").nonNegative() : -1;
+            if (wait > window) {
+              throw new ProfileFormatException("cpu.hostCpuWaitNanos", "is more than windowNanos");
+            }
+            p.addCpu(new CpuUsage(window, cpu.field("processNanos").nonNegative(),
                 (int) cores, busy, host).withServerNanos(cpu.has("serverNanos") ? cpu.field("serverNanos").nonNegative() : -1)
+                .withHostCpuWaitNanos(wait)
                 .withServerProfile(cpu.has("serverProfile") ? serverProfile(cpu.field("serverProfile")) : null));
           }
           break;

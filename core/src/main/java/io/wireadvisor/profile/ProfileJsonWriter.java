@@ -133,6 +133,9 @@ final class ProfileJsonWriter {
         g.writeNumberField("hostBusyNanos", cpu.hostBusyNanos());
         g.writeNumberField("hostNanos", cpu.hostNanos());
       }
+      if (cpu.hostCpuWaitNanos() >= 0) {
+        g.writeNumberField("hostCpuWaitNanos", cpu.hostCpuWaitNanos());
+      }
       if (cpu.serverNanos() >= 0) {
         g.writeNumberField("serverNanos", cpu.serverNanos());
       }
