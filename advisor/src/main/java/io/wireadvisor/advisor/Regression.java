@@ -30,7 +30,8 @@ import java.util.Map;
  *       statements per transaction (batch fetching, a fixed mapping), commands per transaction
  *       judges instead: fewer statements carrying the same commits must not read as a regression.
  *   <li>{@link Kind#ERRORS}: a shape fails in AFTER that did not fail in BEFORE, or fails more than
- *       {@link #ERROR_GROWTH} times as often per execution.
+ *       {@link #ERROR_GROWTH} times as often per execution, with at least {@link #MIN_NEW_ERRORS}
+ *       failures beyond BEFORE's rate (fewer are chance: a deadlock now and then).
  * </ul>
  */
 public final class Regression {
@@ -44,6 +45,12 @@ public final class Regression {
   public static final double COMMANDS_TOLERANCE = 0.01;
   /** An error rate a shape already had may grow by this factor before it counts as a regression. */
   public static final double ERROR_GROWTH = 1.25;
+  /**
+   * Failures of one shape and code AFTER must have beyond what BEFORE's rate makes expected for
+   * AFTER's executions before they count: one deadlock in 40,140 executions of BenchBase's TPC-C
+   * (and one in the before-state's next run) is chance, not a change's doing.
+   */
+  public static final long MIN_NEW_ERRORS = 3;
   /** Shapes named per regression. */
   static final int NAMED_SHAPES = 5;
 
@@ -296,6 +303,10 @@ public final class Regression {
       for (Map.Entry<String, Long> e : now.entrySet()) {
         Long was = then.get(e.getKey());
         double rateAfter = (double) e.getValue() / executionsAfter;
+        double expected = was == null || was == 0 ? 0 : (double) was / executionsBefore * s.executions();
+        if (e.getValue() - expected < MIN_NEW_ERRORS) {
+          continue; // too few beyond BEFORE's rate to tell from chance
+        }
         if (was == null || was == 0) {
           details.add(Fmt.sql(s.digestText(), 80) + ": " + e.getKey() + " " + Fmt.count(e.getValue())
               + " in " + Fmt.count(s.executions()) + " executions, none before");

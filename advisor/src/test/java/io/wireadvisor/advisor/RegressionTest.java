@@ -100,6 +100,30 @@ class RegressionTest {
   }
 
   @Test
+  void aFailureOrTwoIsChanceNotARegression() {
+    // BenchBase's TPC-C: one deadlock in 40,140 executions after, none in the run before.
+    TrafficProfile before = BankLikeProfiles.scenario(2);
+    TrafficProfile after = BankLikeProfiles.scenario(5);
+    String digest = businessShapes(after).get(199).digest();
+    after.shapes().get(digest).add(Via.ERRORS, 2);
+    after.shapes().get(digest).addError(1213, "40001", 2, 0, 0);
+    assertThat(Regression.between(before, after)).isEmpty();
+    // A third is no longer chance.
+    after.shapes().get(digest).add(Via.ERRORS, 1);
+    after.shapes().get(digest).addError(1213, "40001", 1, 0, 0);
+    assertThat(Regression.between(before, after)).extracting(Regression::kind)
+        .containsExactly(Regression.Kind.ERRORS);
+    // Where BEFORE failed now and then, the growth must be three failures beyond its rate too.
+    TrafficProfile few = BankLikeProfiles.scenario(2);
+    TrafficProfile more = BankLikeProfiles.scenario(5);
+    few.shapes().get(digest).add(Via.ERRORS, 1);
+    more.shapes().get(digest).add(Via.ERRORS, 3);
+    assertThat(Regression.between(few, more)).isEmpty();
+    more.shapes().get(digest).add(Via.ERRORS, 1);
+    assertThat(Regression.between(few, more)).extracting(Regression::kind).containsExactly(Regression.Kind.ERRORS);
+  }
+
+  @Test
   void anErrorRateTheBeforeProfileHadMayNotGrowPerStatement() {
     TrafficProfile before = BankLikeProfiles.scenario(2);
     TrafficProfile same = BankLikeProfiles.scenario(5);
