@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * The saving on a CPU-bound host (docs/advisor.md, "CPU-bound hosts"): when the cores the
- * application runs on were busy for at least {@value #BUSY_SHARE} of the window, each statement
+ * application runs on were busy for at least {@value #BUSY_SHARE} of the window (or {@value
+ * #BUSY_SHARE_WITH_WAIT} with tasks waiting for a CPU {@value #WAIT_SHARE} of it), each statement
  * waits for CPU, and a closed-loop application's time per statement follows the CPU each statement
  * costs on those cores. Then the changes save the share of that CPU they remove:
  *
@@ -48,6 +49,15 @@ import java.util.Map;
 final class CpuModel {
   /** A host whose cores were busy at least this share of the window is CPU-bound. */
   static final double BUSY_SHARE = 0.9;
+  /**
+   * A host is CPU-bound too when tasks waited for a CPU at least this share of the window (Linux
+   * PSI, the profile's {@code cpu.hostCpuWaitNanos}) and its cores were busy at least {@link
+   * #BUSY_SHARE_WITH_WAIT}: closed-loop clients that also wait on locks leave a core idle now and
+   * then, yet their statements queue for CPU most of the time.
+   */
+  static final double WAIT_SHARE = 0.4;
+  /** The busy share a host needs besides {@link #WAIT_SHARE}'s CPU wait (a burst is not a bound). */
+  static final double BUSY_SHARE_WITH_WAIT = 0.75;
   private static final double NANOS = 1e9;
 
   /** What the model found; {@link #secondsSaved} 0 when it does not apply. */
@@ -111,8 +121,10 @@ final class CpuModel {
     boolean here = serverOnThisHost(profile);
     double serverSeconds = here && cpu.serverNanos() >= 0 ? cpu.serverNanos() / NANOS : Double.NaN;
     double serverMs = Double.isNaN(serverSeconds) ? Double.NaN : serverSeconds * 1e3 / businessStatements;
-    String host = String.format(Locale.ROOT, "host %.0f%% busy (%d cores) over the window", busy * 100, cpu.cores());
-    if (busy < BUSY_SHARE) {
+    double wait = cpu.hostCpuWaitShare();
+    String host = String.format(Locale.ROOT, "host %.0f%% busy (%d cores)%s over the window", busy * 100, cpu.cores(),
+        wait >= 0 ? String.format(Locale.ROOT, ", tasks waiting for a CPU %.0f%% of the time,", wait * 100) : "");
+    if (!cpuBound(busy, wait)) {
       return new Result(true, false, busy, cpu.cores(), clientMs, serverMs, here, 0, 0, 0, 0, null, null);
     }
     if (here && Double.isNaN(serverSeconds)) {
@@ -176,6 +188,15 @@ final class CpuModel {
             : "");
     return new Result(true, true, busy, cpu.cores(), clientMs, serverMs, here, freed * 1e3 / businessStatements,
         share, upper / pool, saved, line, null);
+  }
+
+  /**
+   * Whether statements queue for CPU: cores busy at least {@link #BUSY_SHARE} of the window, or at
+   * least {@link #BUSY_SHARE_WITH_WAIT} with tasks waiting for a CPU at least {@link #WAIT_SHARE}
+   * of it ({@code wait} -1 when the host's CPU wait is unknown).
+   */
+  static boolean cpuBound(double busy, double wait) {
+    return busy >= BUSY_SHARE || wait >= WAIT_SHARE && busy >= BUSY_SHARE_WITH_WAIT;
   }
 
   /**

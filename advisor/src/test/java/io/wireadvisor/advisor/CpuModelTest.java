@@ -40,9 +40,15 @@ class CpuModelTest {
   }
 
   private static TrafficProfile withCpu(TrafficProfile p, double busy, long process, long server) {
+    return withCpu(p, busy, process, server, -1);
+  }
+
+  /** {@code wait}: the share of the window tasks waited for a CPU (PSI), -1 unknown. */
+  private static TrafficProfile withCpu(TrafficProfile p, double busy, long process, long server, double wait) {
     TrafficProfile c = p.merge(new TrafficProfile());
     long host = 2 * WINDOW;
-    c.addCpu(new CpuUsage(WINDOW, process, 2, Math.round(busy * host), host).withServerNanos(server));
+    c.addCpu(new CpuUsage(WINDOW, process, 2, Math.round(busy * host), host).withServerNanos(server)
+        .withHostCpuWaitNanos(wait < 0 ? -1 : Math.round(wait * WINDOW)));
     return c;
   }
 
@@ -152,6 +158,32 @@ class CpuModelTest {
     // Unmeasured (a proxy's profile, an older agent): the gain is named as not counted, as before.
     assertThat(Advisor.analyze(plain, tidb()).outlook().notEstimated())
         .anySatisfy(n -> assertThat(n).contains("share busy cores"));
+  }
+
+  @Test
+  void aHostWhoseTasksWaitedForCpuIsCpuBoundBelowTheBusyShare() throws Exception {
+    TrafficProfile plain = text("127.0.0.1:4000");
+    long process = 2_000_000_000L;
+    long server = 4_000_000_000L;
+    Outlook latencyOnly = Advisor.analyze(plain, tidb()).outlook();
+    Outlook saturated = Advisor.analyze(withCpu(plain, 0.97, process, server), tidb()).outlook();
+    // 87% busy: below the busy share, so without the host's CPU wait the model stays off...
+    assertThat(Advisor.analyze(withCpu(plain, 0.87, process, server), tidb()).outlook().cpuLine()).isNull();
+    // ...and with tasks waiting for a CPU 46% of the window (BenchBase's TPC-C: closed-loop
+    // terminals that also wait on locks) it prices the CPU the changes free, as at 97%.
+    TrafficProfile waited = withCpu(plain, 0.87, process, server, 0.46);
+    Outlook o = Advisor.analyze(waited, tidb()).outlook();
+    assertThat(o.cpuLine()).contains("host 87% busy (2 cores), tasks waiting for a CPU 46% of the time,");
+    assertThat(o.secondsSaved()).isGreaterThan(latencyOnly.secondsSaved())
+        .isCloseTo(saturated.secondsSaved(), within(1e-9));
+    // Little CPU wait, or a burst of it on a host mostly idle: not CPU-bound.
+    assertThat(Advisor.analyze(withCpu(plain, 0.87, process, server, 0.2), tidb()).outlook().cpuLine()).isNull();
+    assertThat(Advisor.analyze(withCpu(plain, 0.6, process, server, 0.5), tidb()).outlook().cpuLine()).isNull();
+    assertThat(CpuModel.cpuBound(0.9, -1)).isTrue();
+    assertThat(CpuModel.cpuBound(0.89, -1)).isFalse();
+    assertThat(CpuModel.cpuBound(0.75, 0.4)).isTrue();
+    assertThat(CpuModel.cpuBound(0.74, 1)).isFalse();
+    assertThat(CpuModel.cpuBound(0.85, 0.39)).isFalse();
   }
 
   @Test
