@@ -85,7 +85,11 @@ class DriverUpgradeRuleTest {
     Analysis a = Advisor.analyze(p, TIDB_1);
     assertThat(a.recommendations().get(0).id()).isEqualTo(DriverUpgradeRule.ID);
     assertThat(a.ids()).doesNotContain(StatementCacheRule.ID);
-    assertThat(a.recommendations().get(0).change().notes()).anyMatch(n -> n.contains("useServerPrepStmts=false"));
+    // Until the upgrade the note weighs the text protocol against the plan cache; it does not
+    // call the text protocol better (SmallBank on TiDB with 8.0.30: about 10% slower).
+    assertThat(a.recommendations().get(0).change().notes())
+        .anyMatch(n -> n.contains("useServerPrepStmts=false") && n.contains("weigh the two")
+            && n.contains("plan cache") && !n.contains("fewer round trips"));
   }
 
   @Test
