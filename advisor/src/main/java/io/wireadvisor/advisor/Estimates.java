@@ -569,7 +569,8 @@ final class Estimates {
     for (long v : after.values()) {
       removed -= v;
     }
-    return CpuModel.estimate(profile, server, w.businessExecutions, serverLatency, removed, measured);
+    return CpuModel.estimate(profile, server, w.businessExecutions, serverLatency, removed, measured,
+        driverTextCached(ranked) ? w.repeatedTextExecutions : 0);
   }
 
   /** TiDB's parse and compile seconds of the repeated text executions (what textProtocol counts). */
@@ -598,10 +599,18 @@ final class Estimates {
   }
 
   /** As {@link #notEstimated(List)}, the CPU phrase as the CPU-bound model found the host. */
+  /**
+   * Whether the changes move repeated text statements into the JDBC driver's statement cache, so
+   * its own CPU per text statement goes (server-side prepares advised, no cache now, a JDBC client).
+   */
+  private boolean driverTextCached(List<Recommendation> ranked) {
+    return find(ranked, TextProtocolRule.ID) != null && w.repeatedTextExecutions > 0
+        && !jdbc.isTrue(JdbcProperty.CACHE_PREP_STMTS) && Clients.of(profile).speaksJdbc();
+  }
+
   List<String> notEstimated(List<Recommendation> ranked, CpuModel.Result cpu) {
     List<String> out = new ArrayList<>();
-    if (find(ranked, TextProtocolRule.ID) != null && w.repeatedTextExecutions > 0
-        && !jdbc.isTrue(JdbcProperty.CACHE_PREP_STMTS) && Clients.of(profile).speaksJdbc()) {
+    if (driverTextCached(ranked) && !cpu.driverPriced) {
       out.add("the JDBC driver's own CPU per text statement (" + Fmt.count(w.repeatedTextExecutions)
           + " repeated: without cachePrepStmts a client-side prepared statement's SQL is parsed"
           + " again at every prepareStatement, and every execution builds the full SQL text; not"
