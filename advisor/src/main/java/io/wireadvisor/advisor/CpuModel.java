@@ -119,13 +119,6 @@ final class CpuModel {
    *     cache skips), as STATEMENTS_SUMMARY measured it
    * @param commandsRemoved wire commands now minus after (negative when the changes add some)
    * @param measuredSeconds time waited on the wire in the window
-   */
-  static Result estimate(TrafficProfile profile, ServerView server, long businessStatements,
-      double serverLatencySeconds, long commandsRemoved, double measuredSeconds) {
-    return estimate(profile, server, businessStatements, serverLatencySeconds, commandsRemoved, measuredSeconds, 0);
-  }
-
-  /**
    * @param driverTextStatements text executions the changes move to the driver's statement cache
    *     (its own CPU per text statement goes: the SQL re-parsed at every prepareStatement, the full
    *     text built at every execution); priced only where the server's CPU profiles are, at TiDB's

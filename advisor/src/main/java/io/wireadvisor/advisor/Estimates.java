@@ -598,7 +598,6 @@ final class Estimates {
     return notEstimated(ranked, CpuModel.Result.NOT_MEASURED);
   }
 
-  /** As {@link #notEstimated(List)}, the CPU phrase as the CPU-bound model found the host. */
   /**
    * Whether the changes move repeated text statements into the JDBC driver's statement cache, so
    * its own CPU per text statement goes (server-side prepares advised, no cache now, a JDBC client).
@@ -608,6 +607,7 @@ final class Estimates {
         && !jdbc.isTrue(JdbcProperty.CACHE_PREP_STMTS) && Clients.of(profile).speaksJdbc();
   }
 
+  /** As {@link #notEstimated(List)}, the CPU phrase as the CPU-bound model found the host. */
   List<String> notEstimated(List<Recommendation> ranked, CpuModel.Result cpu) {
     List<String> out = new ArrayList<>();
     if (driverTextCached(ranked) && !cpu.driverPriced) {

@@ -22,25 +22,22 @@ import java.util.Map;
  */
 public final class JdbcUrlSettings {
   /**
-   * Connector/J's defaults (8.0.33 to 9.x, {@code com.mysql.cj.conf.PropertyDefinitions}) for the
-   * recorded keys, lower case; a key absent here is never written.
+   * Connector/J's defaults (8.0.33 to 9.x, {@code com.mysql.cj.conf.PropertyDefinitions}) of the
+   * recorded keys {@link JdbcProperty#defaultValue()} leaves out, lower case; a key with neither
+   * is never written.
    */
-  private static final Map<String, String> DEFAULTS = new HashMap<>();
+  private static final Map<String, String> MORE_DEFAULTS = new HashMap<>();
 
   static {
     String[][] d = {
-      {"useServerPrepStmts", "false"}, {"cachePrepStmts", "false"}, {"prepStmtCacheSize", "25"},
-      {"prepStmtCacheSqlLimit", "256"}, {"useLocalSessionState", "false"},
-      {"useLocalTransactionState", "false"}, {"rewriteBatchedStatements", "false"},
-      {"elideSetAutoCommits", "false"}, {"alwaysSendSetIsolation", "true"},
-      {"cacheServerConfiguration", "false"}, {"cacheResultSetMetadata", "false"},
-      {"cacheCallableStmts", "false"}, {"useCursorFetch", "false"}, {"defaultFetchSize", "0"},
-      {"useCompression", "false"}, {"enableQueryTimeouts", "true"}, {"maintainTimeStats", "true"},
-      {"allowMultiQueries", "false"}, {"zeroDateTimeBehavior", "EXCEPTION"}, {"sslMode", "PREFERRED"},
-      {"readOnlyPropagatesToServer", "true"}, {"useConfigs", ""},
+      {"useConfigs", ""}, {"useLocalTransactionState", "false"}, {"elideSetAutoCommits", "false"},
+      {"cacheResultSetMetadata", "false"}, {"cacheCallableStmts", "false"}, {"useCursorFetch", "false"},
+      {"defaultFetchSize", "0"}, {"useCompression", "false"}, {"enableQueryTimeouts", "true"},
+      {"maintainTimeStats", "true"}, {"allowMultiQueries", "false"}, {"zeroDateTimeBehavior", "EXCEPTION"},
+      {"sslMode", "PREFERRED"},
     };
     for (String[] kv : d) {
-      DEFAULTS.put(kv[0].toLowerCase(Locale.ROOT), kv[1]);
+      MORE_DEFAULTS.put(kv[0].toLowerCase(Locale.ROOT), kv[1]);
     }
   }
 
@@ -64,7 +61,7 @@ public final class JdbcUrlSettings {
     for (JdbcProperty p : JdbcProperty.values()) {
       String key = p.key().toLowerCase(Locale.ROOT);
       String value = lower.get(key);
-      String dflt = DEFAULTS.get(key);
+      String dflt = p.defaultValue() != null ? p.defaultValue() : MORE_DEFAULTS.get(key);
       if (value == null || dflt == null || value.equalsIgnoreCase(dflt) || !safe(value)) {
         continue;
       }
@@ -78,17 +75,7 @@ public final class JdbcUrlSettings {
 
   /** {@code url} with {@link #nonDefault} as its query string (none when nothing differs). */
   public static String withSettings(String url, Map<String, String> recorded) {
-    Map<String, String> settings = nonDefault(recorded);
-    if (settings.isEmpty() || url.indexOf('?') >= 0) {
-      return url;
-    }
-    StringBuilder b = new StringBuilder(url);
-    char sep = '?';
-    for (Map.Entry<String, String> e : settings.entrySet()) {
-      b.append(sep).append(e.getKey()).append('=').append(e.getValue());
-      sep = '&';
-    }
-    return b.toString();
+    return url.indexOf('?') >= 0 ? url : merge(url, nonDefault(recorded));
   }
 
   /**

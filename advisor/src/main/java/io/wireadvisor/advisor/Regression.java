@@ -303,15 +303,14 @@ public final class Regression {
       for (Map.Entry<String, Long> e : now.entrySet()) {
         Long was = then.get(e.getKey());
         double rateAfter = (double) e.getValue() / executionsAfter;
-        double expected = was == null || was == 0 ? 0 : (double) was / executionsBefore * s.executions();
-        if (e.getValue() - expected < MIN_NEW_ERRORS) {
+        double rateBefore = was == null || was == 0 ? 0 : (double) was / executionsBefore;
+        if (e.getValue() - rateBefore * s.executions() < MIN_NEW_ERRORS) {
           continue; // too few beyond BEFORE's rate to tell from chance
         }
-        if (was == null || was == 0) {
+        if (rateBefore == 0) {
           details.add(Fmt.sql(s.digestText(), 80) + ": " + e.getKey() + " " + Fmt.count(e.getValue())
               + " in " + Fmt.count(s.executions()) + " executions, none before");
         } else {
-          double rateBefore = (double) was / executionsBefore;
           if (rateAfter > rateBefore * ERROR_GROWTH) {
             details.add(Fmt.sql(s.digestText(), 80) + ": " + e.getKey() + " "
                 + Fmt.percent(rateBefore) + " -> " + Fmt.percent(rateAfter) + " of executions");

@@ -1,8 +1,10 @@
 package io.wireadvisor.advisor;
 
+import static io.wireadvisor.advisor.StatementPatternRuleTest.ENDED;
+import static io.wireadvisor.advisor.StatementPatternRuleTest.IN_TRANS;
+import static io.wireadvisor.advisor.StatementPatternRuleTest.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.wireadvisor.profile.CommandType;
 import io.wireadvisor.profile.ProfileRecorder;
 import io.wireadvisor.profile.ProfileRecorder.ShapeHandle;
 import io.wireadvisor.profile.RecorderSettings;
@@ -12,9 +14,6 @@ import org.junit.jupiter.api.Test;
 
 /** diff's "statement kinds that appeared or grew", judged against the traffic's own growth. */
 class KindsGrownTest {
-  private static final int IN_TRANS = 0x0001;
-  private static final int ENDED = 0x0000;
-
   /** {@code transactions} of two SELECTs, one UPDATE and a COMMIT; {@code rollbacks} ROLLBACKs beside. */
   private static TrafficProfile traffic(int transactions, int extraUpdates, int rollbacks) {
     ProfileRecorder recorder = new ProfileRecorder(RecorderSettings.defaults());
@@ -36,12 +35,6 @@ class KindsGrownTest {
       run(s, rollback, -1, ENDED);
     }
     return recorder.snapshot();
-  }
-
-  private static void run(WireSession s, ShapeHandle shape, long rows, int status) {
-    s.command(CommandType.QUERY, 100_000);
-    s.query(shape, 100_000, WireSession.NO_ERROR, null);
-    s.result(rows, status);
   }
 
   @Test

@@ -13,8 +13,8 @@ import io.wireadvisor.report.Reports;
 import org.junit.jupiter.api.Test;
 
 class StatementPatternRuleTest {
-  private static final int IN_TRANS = 0x0001;
-  private static final int ENDED = 0x0000;
+  static final int IN_TRANS = 0x0001;
+  static final int ENDED = 0x0000;
 
   /** A profile recorded as a collector records it: N+1 loops and inserts followed by updates. */
   /** Hibernate 6's load of a child collection (its aliases: c1_0). */
@@ -61,7 +61,8 @@ class StatementPatternRuleTest {
     return recorder.snapshot();
   }
 
-  private static void run(WireSession s, ShapeHandle shape, long rows, int status) {
+  /** One text statement on {@code s}: {@code rows} rows (-1: an OK), server status {@code status} after. */
+  static void run(WireSession s, ShapeHandle shape, long rows, int status) {
     s.command(CommandType.QUERY, 200_000);
     s.query(shape, 200_000, WireSession.NO_ERROR, null);
     s.result(rows, status);

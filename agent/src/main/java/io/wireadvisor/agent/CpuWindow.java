@@ -21,7 +21,10 @@ import java.nio.charset.StandardCharsets;
 final class CpuWindow {
   /** {@code /proc/stat} counts in clock ticks; USER_HZ is 100 on every Linux ABI the JVM runs on. */
   static final long NANOS_PER_TICK = 10_000_000L;
-  /** Bytes of {@code /proc/stat} read: its first line (all CPUs) is far shorter. */
+  /**
+   * Bytes of {@code /proc/stat} and {@code /proc/pressure/cpu} read: the first line of the one (all
+   * CPUs) and the whole of the other are far shorter.
+   */
   static final int MAX_STAT_BYTES = 512;
 
   /** Bytes of a status port's {@code /metrics} read at most (TiDB's is about 0.7 MB). */
@@ -217,17 +220,8 @@ final class CpuWindow {
    * least one task waited for a CPU); -1 when the file is absent or unreadable (no PSI).
    */
   static long hostCpuWaitMicros() {
-    byte[] buf = new byte[MAX_STAT_BYTES];
-    int n = 0;
-    try (InputStream in = new FileInputStream("/proc/pressure/cpu")) {
-      int k;
-      while (n < buf.length && (k = in.read(buf, n, buf.length - n)) > 0) {
-        n += k;
-      }
-    } catch (IOException | SecurityException e) {
-      return -1;
-    }
-    return parsePressure(new String(buf, 0, n, StandardCharsets.US_ASCII));
+    String text = readProc("/proc/pressure/cpu");
+    return text == null ? -1 : parsePressure(text);
   }
 
   /**
@@ -256,9 +250,15 @@ final class CpuWindow {
 
   /** {busy, total} clock ticks of all CPUs since boot, from {@code /proc/stat}; null when unreadable. */
   static long[] hostTicks() {
+    String text = readProc("/proc/stat");
+    return text == null ? null : parseStatLine(text);
+  }
+
+  /** The first {@link #MAX_STAT_BYTES} bytes of a {@code /proc} file as ASCII; null when unreadable. */
+  private static String readProc(String path) {
     byte[] buf = new byte[MAX_STAT_BYTES];
     int n = 0;
-    try (InputStream in = new FileInputStream("/proc/stat")) {
+    try (InputStream in = new FileInputStream(path)) {
       int k;
       while (n < buf.length && (k = in.read(buf, n, buf.length - n)) > 0) {
         n += k;
@@ -266,7 +266,7 @@ final class CpuWindow {
     } catch (IOException | SecurityException e) {
       return null;
     }
-    return parseStatLine(new String(buf, 0, n, StandardCharsets.US_ASCII));
+    return new String(buf, 0, n, StandardCharsets.US_ASCII);
   }
 
   /**
