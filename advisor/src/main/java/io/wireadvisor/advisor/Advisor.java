@@ -57,6 +57,7 @@ public final class Advisor {
    * @param server the server view, or null: then no server-side (TiDB) rule fires
    */
   public static Analysis analyze(TrafficProfile profile, ServerView server) {
+    server = SummaryScope.of(profile, server);
     Analysis whole = analyzeOne(profile, server);
     List<ClientGroup> groups = ClientGroup.of(profile, server);
     return groups.isEmpty() ? whole : whole.withGroups(groups);

@@ -30,11 +30,23 @@ public final class ServerWindows {
     // profile's window), or the current interval alone.
     int intervals = server.summaryIntervals();
     StringBuilder b = new StringBuilder("Two windows: the TiDB figures (\"TiDB:\" beside a statement,"
-        + " evidence quoting STATEMENTS_SUMMARY) count every client's executions in "
-        + (intervals == 0 ? "STATEMENTS_SUMMARY's current window"
-            : intervals == 1 ? "the STATEMENTS_SUMMARY_HISTORY interval that overlaps the profile's window"
-            : "the " + intervals + " STATEMENTS_SUMMARY_HISTORY intervals that overlap the profile's"
-                + " window, added up"));
+        + " evidence quoting STATEMENTS_SUMMARY) count every client's executions");
+    if (!server.summarySchemas().isEmpty()) {
+      // Only the profile's own schemas' rows (SummaryScope): the same SQL in other schemas is not
+      // this traffic's.
+      b.append(" of ").append(server.summarySchemas().size() == 1 ? "schema " : "schemas ")
+          .append(String.join(", ", server.summarySchemas()))
+          .append(" (the profile's JDBC URL");
+      if (server.summarySetAside() > 0) {
+        b.append("; ").append(server.summarySetAside()).append(server.summarySetAside() == 1
+            ? " row of another schema set aside" : " rows of other schemas set aside");
+      }
+      b.append(")");
+    }
+    b.append(" in ").append(intervals == 0 ? "STATEMENTS_SUMMARY's current window"
+        : intervals == 1 ? "the STATEMENTS_SUMMARY_HISTORY interval that overlaps the profile's window"
+        : "the " + intervals + " STATEMENTS_SUMMARY_HISTORY intervals that overlap the profile's"
+            + " window, added up");
     if (server.summaryBegin() != null) {
       b.append(", ").append(server.summaryBegin()).append(" to ")
           .append(server.summaryRead() == null ? "when it was read" : server.summaryRead())

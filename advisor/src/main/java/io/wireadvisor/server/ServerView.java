@@ -26,6 +26,8 @@ public final class ServerView {
   private final String summaryBegin;
   private final String summaryRead;
   private final int summaryIntervals;
+  private final List<String> summarySchemas;
+  private final int summarySetAside;
 
   private ServerView(Builder b) {
     this.versionString = b.versionString;
@@ -40,6 +42,8 @@ public final class ServerView {
     this.summaryBegin = b.summaryBegin;
     this.summaryRead = b.summaryRead;
     this.summaryIntervals = b.summaryIntervals;
+    this.summarySchemas = Collections.unmodifiableList(new ArrayList<>(b.summarySchemas));
+    this.summarySetAside = b.summarySetAside;
   }
 
   /** A builder for a server reporting {@code version} from {@code SELECT VERSION()}. */
@@ -56,7 +60,50 @@ public final class ServerView {
     b.metrics.putAll(metrics);
     b.summaryWindow(summaryBegin, summaryRead);
     b.summaryIntervals(summaryIntervals);
+    b.summarySchemas.addAll(summarySchemas);
+    b.summarySetAside = summarySetAside;
     return b;
+  }
+
+  /**
+   * This view with only the statement summaries of {@code schemas} (compared without case): TiDB
+   * keys its STATEMENTS_SUMMARY by schema and digest, and the same SQL text run by another
+   * application (or another run of this one) in another schema is not this traffic's. Rows without
+   * a schema go too. {@link #summarySchemas()} names the schemas kept, {@link #summarySetAside()}
+   * counts the rows set aside.
+   */
+  public ServerView statementsOf(java.util.Collection<String> schemas) {
+    java.util.Set<String> keep = new java.util.TreeSet<>();
+    for (String s : schemas) {
+      keep.add(s.toLowerCase(Locale.ROOT));
+    }
+    Builder b = toBuilder();
+    b.statements.clear();
+    int aside = 0;
+    for (StatementSummary row : statements) {
+      if (row.schema() != null && keep.contains(row.schema().toLowerCase(Locale.ROOT))) {
+        b.statements.add(row);
+      } else {
+        aside++;
+      }
+    }
+    b.summarySchemas.clear();
+    b.summarySchemas.addAll(keep);
+    b.summarySetAside = summarySetAside + aside;
+    return b.build();
+  }
+
+  /**
+   * The schemas whose statement summaries this view keeps ({@link #statementsOf}), lower case;
+   * empty when it keeps every schema's.
+   */
+  public List<String> summarySchemas() {
+    return summarySchemas;
+  }
+
+  /** Statement summary rows of other schemas set aside by {@link #statementsOf}. */
+  public int summarySetAside() {
+    return summarySetAside;
   }
 
   /** As {@code SELECT VERSION()} reported it, e.g. {@code 8.0.11-TiDB-v8.5.3}. */
@@ -227,6 +274,8 @@ public final class ServerView {
     private String summaryBegin;
     private String summaryRead;
     private int summaryIntervals;
+    private final List<String> summarySchemas = new ArrayList<>();
+    private int summarySetAside;
 
     Builder(String versionString) {
       if (versionString == null || versionString.trim().isEmpty()) {

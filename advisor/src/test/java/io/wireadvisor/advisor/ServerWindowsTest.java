@@ -70,7 +70,7 @@ class ServerWindowsTest {
         .summaryIntervals(3).build();
     String note = Advisor.analyze(BankLikeProfiles.scenario(3), three).serverWindows();
     assertThat(note)
-        .contains("every client's executions in the 3 STATEMENTS_SUMMARY_HISTORY intervals that overlap the"
+        .contains("every client's executions of schema bank (the profile's JDBC URL) in the 3 STATEMENTS_SUMMARY_HISTORY intervals that overlap the"
             + " profile's window, added up, 2026-11-26 10:30:00 to 2026-11-26 11:41:07 server time")
         .contains("a new interval every 1800 s")
         .doesNotContain("current window");
