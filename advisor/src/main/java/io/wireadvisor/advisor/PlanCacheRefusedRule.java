@@ -301,7 +301,8 @@ public final class PlanCacheRefusedRule implements Rule {
       // so rather than stay silent, which reads as "nothing refused".
       String schemas = String.join(", ", server.summarySchemas());
       return Collections.singletonList(Withheld.because(ID, "naming the statements TiDB's plan cache refuses",
-          "STATEMENTS_SUMMARY held none of the profile's statements in schema " + schemas + " when read (it keeps "
+          "STATEMENTS_SUMMARY held none of the profile's statements in schema " + schemas + " when read: read"
+              + " before they ran, or gone since (it keeps "
               + server.globalLong("tidb_stmt_summary_max_stmt_count", 3000)
               + " statements, tidb_stmt_summary_max_stmt_count, evicting the least recently run, and begins a new"
               + " window every " + server.globalLong("tidb_stmt_summary_refresh_interval", 1800)
