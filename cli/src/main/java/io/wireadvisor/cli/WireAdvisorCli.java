@@ -495,8 +495,11 @@ public final class WireAdvisorCli implements Callable<Integer> {
       files.add(before);
       files.add(after);
       List<TrafficProfile> p = read(files, limits.limits());
-      // The server's side of the comparison is the AFTER profile's: its window selects the summary.
-      Comparison c = Comparison.of(p.get(0), p.get(1), server.view(password, p.get(1).startMillis(), p.get(1).endMillis()));
+      // The server's side is BEFORE's, whose advice diff checks: its window selects the summary's
+      // intervals, as analyze's did. (Where both runs fall in one interval, TiDB's rows add up
+      // both: the AFTER run's prepared executions of a statement BEFORE sent as text share its
+      // row, and their plan-cache refusals can then draw an expectation analyze did not make.)
+      Comparison c = Comparison.of(p.get(0), p.get(1), server.view(password, p.get(0).startMillis(), p.get(0).endMillis()));
       String text = format == Format.json ? AnalysisJson.toJson(c)
           : format == Format.html ? Reports.html(c) : Reports.text(c);
       write(text, output, spec.commandLine().getOut());
