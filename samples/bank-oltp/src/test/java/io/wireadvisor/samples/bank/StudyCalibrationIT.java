@@ -50,7 +50,7 @@ class StudyCalibrationIT {
       int unknown = 0;
       for (ScenarioOutcome o : r.runs()) {
         assertThat(o.failure()).as("S%d", o.scenario().id()).isNull();
-        assertThat(o.result().errors() - tolerated(server, o))
+        assertThat(o.result().errors() - UnistoreRace.tolerated(server, o))
             .as("S%d errors %s", o.scenario().id(), o.result().errorSamples()).isLessThanOrEqualTo(0);
         if (o.serverExecMicros() == null) {
           // STATEMENTS_SUMMARY began a new interval (every 30 min) within this window: its
@@ -76,20 +76,6 @@ class StudyCalibrationIT {
     assertThat(best / s3).as("best of S5-S7 vs S3 (study: S7 2.08)").isGreaterThanOrEqualTo(1.8);
     // Every one of the 200 statements fits TiDB's per-session plan cache in the study's S5.
     assertThat(representative(runs, 5).planCacheHitRatio()).as("S5 plan-cache hits").isGreaterThan(0.9);
-  }
-
-  /**
-   * unistore, TiDB's single-process test storage, now and then reports "data inconsistency in
-   * table … index-count:N != record-count:N-1" for an index lookup racing a concurrent insert
-   * (unistore issues #334 and #510; TiKV keeps no such race): up to one such error per thousand
-   * transactions is the storage's, not the workload's. Any other error, or any on TiKV, fails.
-   */
-  private static long tolerated(DatabaseServer server, ScenarioOutcome o) {
-    boolean unistore = server.tidbStore().map(s -> !s.equalsIgnoreCase("tikv")).orElse(false);
-    // Every error must have been sampled (the workload keeps five) and be that one.
-    boolean onlyInconsistency = o.result().errors() <= o.result().errorSamples().size()
-        && o.result().errorSamples().stream().allMatch(e -> e.contains("data inconsistency in table"));
-    return unistore && onlyInconsistency ? Math.max(1, o.result().transactions() / 1000) : 0;
   }
 
   private static ScenarioOutcome representative(List<ScenarioRuns> runs, int id) {
