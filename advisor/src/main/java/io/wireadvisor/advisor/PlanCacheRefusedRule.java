@@ -281,22 +281,13 @@ public final class PlanCacheRefusedRule implements Rule {
         : String.format(java.util.Locale.ROOT, "%.1f ms", nanos / 1e6);
   }
 
-  private static boolean hasBusiness(TrafficProfile profile) {
-    for (io.wireadvisor.profile.ShapeStats s : profile.shapes().values()) {
-      if (Workload.isBusiness(s)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   @Override
   public List<Withheld> withheld(TrafficProfile profile, ServerView server) {
     if (server == null || !server.isTiDB()) {
       return Collections.emptyList();
     }
     if (!server.summarySchemas().isEmpty() && SummaryMatch.of(profile, server).rows == 0
-        && hasBusiness(profile)) {
+        && Workload.of(profile).businessExecutions() > 0) {
       // The summary was read, but holds none of this traffic in its own schema (SummaryScope): say
       // so rather than stay silent, which reads as "nothing refused".
       String schemas = String.join(", ", server.summarySchemas());
@@ -308,9 +299,7 @@ public final class PlanCacheRefusedRule implements Rule {
               + " window every " + server.globalLong("tidb_stmt_summary_refresh_interval", 1800)
               + " s); inspect right after the run, or analyze with the profile's window",
           "the profile's statements in STATEMENTS_SUMMARY for schema " + schemas,
-          "none" + (server.summarySetAside() == 1 ? " (1 row of another schema set aside)"
-              : server.summarySetAside() > 1 ? " (" + server.summarySetAside() + " rows of other schemas set aside)"
-              : "")));
+          "none" + (SummaryScope.setAside(server).isEmpty() ? "" : " (" + SummaryScope.setAside(server) + ")")));
     }
     boolean recorded = false;
     for (StatementSummary st : server.statements()) {

@@ -37,9 +37,9 @@ public final class ServerWindows {
       b.append(" of ").append(server.summarySchemas().size() == 1 ? "schema " : "schemas ")
           .append(String.join(", ", server.summarySchemas()))
           .append(" (the profile's JDBC URL");
-      if (server.summarySetAside() > 0) {
-        b.append("; ").append(server.summarySetAside()).append(server.summarySetAside() == 1
-            ? " row of another schema set aside" : " rows of other schemas set aside");
+      String aside = SummaryScope.setAside(server);
+      if (!aside.isEmpty()) {
+        b.append("; ").append(aside);
       }
       b.append(")");
     }

@@ -30,6 +30,15 @@ final class SummaryScope {
     return schemas.isEmpty() ? server : server.statementsOf(schemas);
   }
 
+  /**
+   * "1 row of another schema set aside", "N rows of other schemas set aside", or "" when the view
+   * set none aside: the reports' one wording of {@link ServerView#summarySetAside()}.
+   */
+  static String setAside(ServerView server) {
+    int n = server.summarySetAside();
+    return n == 0 ? "" : n == 1 ? "1 row of another schema set aside" : n + " rows of other schemas set aside";
+  }
+
   /** The databases the profile's sources connect to; empty when any source names none. */
   static Set<String> schemas(TrafficProfile profile) {
     Set<String> schemas = new TreeSet<>();

@@ -1,11 +1,14 @@
 package io.wireadvisor.server;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What the advisor knows about the server an application talks to: version, global variables,
@@ -72,8 +75,8 @@ public final class ServerView {
    * a schema go too. {@link #summarySchemas()} names the schemas kept, {@link #summarySetAside()}
    * counts the rows set aside.
    */
-  public ServerView statementsOf(java.util.Collection<String> schemas) {
-    java.util.Set<String> keep = new java.util.TreeSet<>();
+  public ServerView statementsOf(Collection<String> schemas) {
+    Set<String> keep = new TreeSet<>();
     for (String s : schemas) {
       keep.add(s.toLowerCase(Locale.ROOT));
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.wireadvisor.profile.ProfileJson;
 import io.wireadvisor.profile.TrafficProfile;
+import io.wireadvisor.report.Reports;
 import io.wireadvisor.server.ServerView;
 import io.wireadvisor.server.StatementSummary;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class SummaryScopeTest {
     // As with the bank schema's rows alone: 15,120 executions, not 985,120.
     assertThat(a.recommendations()).anyMatch(r -> r.evidence().stream()
         .anyMatch(e -> e.contains("plan-cache hits in 15,120 executions")));
-    assertThat(Reports(a)).doesNotContain("985,120", "900,000 executions", "970,000", "85,120");
+    assertThat(Reports.text(a)).doesNotContain("985,120", "900,000 executions", "970,000", "85,120");
     assertThat(a.serverWindows())
         .contains("of schema bank (the profile's JDBC URL; 2 rows of other schemas set aside)");
   }
@@ -51,7 +52,7 @@ class SummaryScopeTest {
         && w.message().contains("STATEMENTS_SUMMARY held none of the profile's statements in schema bank")
         && w.message().contains("keeps 3000 statements")
         && w.message().contains("have none (1 row of another schema set aside)"));
-    assertThat(Reports(a)).doesNotContain("may be converted to INT", "900,000 executions");
+    assertThat(Reports.text(a)).doesNotContain("may be converted to INT", "900,000 executions");
   }
 
   @Test
@@ -77,9 +78,5 @@ class SummaryScopeTest {
     assertThat(SummaryScope.database("jdbc:mysql://h:4000")).isNull();
     assertThat(SummaryScope.database("jdbc:mysql://h:4000/?user=x")).isNull();
     assertThat(SummaryScope.database("jdbc:mysql://h/%zz")).isNull();
-  }
-
-  private static String Reports(Analysis a) {
-    return io.wireadvisor.report.Reports.text(a);
   }
 }

@@ -50,13 +50,22 @@ public record ScenarioRuns(List<ScenarioOutcome> runs) {
 
   /** (max − min) / median of business statements/s; null with fewer than two good windows. */
   public Double spread() {
-    List<ScenarioOutcome> ok = okBySpeed();
-    if (ok.size() < 2) {
+    if (okBySpeed().size() < 2) {
       return null;
     }
-    double min = ok.get(0).statementsPerSecond();
-    double max = ok.get(ok.size() - 1).statementsPerSecond();
-    return (max - min) / medianStatementsPerSecond();
+    return (fastest() - slowest()) / medianStatementsPerSecond();
+  }
+
+  /** The slowest good window's business statements/s; NaN when none succeeded. */
+  public double slowest() {
+    List<ScenarioOutcome> ok = okBySpeed();
+    return ok.isEmpty() ? Double.NaN : ok.get(0).statementsPerSecond();
+  }
+
+  /** The fastest good window's business statements/s; NaN when none succeeded. */
+  public double fastest() {
+    List<ScenarioOutcome> ok = okBySpeed();
+    return ok.isEmpty() ? Double.NaN : ok.get(ok.size() - 1).statementsPerSecond();
   }
 
   /** The scenarios measured in {@code rounds}, each a list of every scenario's outcome in one round. */

@@ -148,25 +148,15 @@ class BankReplayProofIT {
       // 7,982/8,094/7,797 statements/s, each round's windows overlapping). A direction inside
       // the windows' own spread is not one: it fails only when every window of the final
       // configuration was slower than every window of scenario 1.
-      assertThat(fastest(interleaved.finalConfig())).as("prove's final configuration slower in every window than"
+      assertThat(interleaved.finalConfig().fastest()).as("prove's final configuration slower in every window than"
           + " the text-protocol baseline (x%.2f)", proveGain)
-          .isGreaterThanOrEqualTo(slowest(interleaved.scenarios().get(0)));
+          .isGreaterThanOrEqualTo(interleaved.scenarios().get(0).slowest());
     }
     assertThat(replayGain).as("replay finds the same direction").isGreaterThan(1.0);
     assertThat(replayGain - 1).as("replay x%.2f finds at least half of prove's gain x%.2f", replayGain, proveGain)
         .isGreaterThanOrEqualTo((proveGain - 1) / 2);
     // The server is as it was: the advised runs' table cache was undone.
     assertThat(cachedTables()).isZero();
-  }
-
-  private static double fastest(ScenarioRuns runs) {
-    return runs.runs().stream().filter(ScenarioOutcome::ok).mapToDouble(ScenarioOutcome::statementsPerSecond)
-        .max().orElse(Double.NaN);
-  }
-
-  private static double slowest(ScenarioRuns runs) {
-    return runs.runs().stream().filter(ScenarioOutcome::ok).mapToDouble(ScenarioOutcome::statementsPerSecond)
-        .min().orElse(Double.NaN);
   }
 
   private long cachedTables() throws SQLException {
